@@ -1,0 +1,184 @@
+//! What happened in a coalition battle. Events carry their outcomes: dice faces, bonuses and
+//! troops lost are stored, never recomputed downstream.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{command::Engagement, BattleOptions, SideId, Sides, TieRule};
+use crate::{coalition::army::ArmySpec, dice::Draw, EventType};
+
+/// One side's bonuses (seed 003 §4.2.1–4.2.3).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SideBonuses {
+    /// Strategy bonus, 0–10 (§4.2.1).
+    pub strategy: u8,
+    /// Size bonus, 0–10 (§4.2.2); hidden from everyone but judges.
+    pub size: u8,
+    /// Color bonus, 0 or 1 (§4.2.3).
+    pub color: u8,
+}
+
+impl SideBonuses {
+    /// The modifier added to each of the side's dice (§4.2.4).
+    pub fn total(&self) -> u32 {
+        u32::from(self.strategy) + u32::from(self.size) + u32::from(self.color)
+    }
+}
+
+/// A d20 and the side's modifier added to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ModifiedDie {
+    /// The die as drawn from the tape.
+    pub draw: Draw,
+    /// Face plus the side's total bonus.
+    pub total: u32,
+}
+
+/// Who won one pair of dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PairWinner {
+    /// Side A's die was higher.
+    A,
+    /// Side B's die was higher.
+    B,
+    /// Equal totals: neither side wins the pair.
+    Tie,
+}
+
+/// How a tie in pairs won was broken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TieBreak {
+    /// The rule applied.
+    pub rule: TieRule,
+    /// What decided it, for people ("higher total 52 to 47", "defender", "roll-off").
+    pub decided_by: String,
+    /// Roll-off dice, side A and side B per round, when any were rolled.
+    #[serde(default)]
+    pub roll_off: Vec<Sides<ModifiedDie>>,
+}
+
+/// Troops a side lost, slot by slot.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Casualties {
+    /// Troops lost per slot, in slot order.
+    pub losses: Vec<u32>,
+    /// Sum of `losses`.
+    pub total: u64,
+    /// The rate the formula applied, in tenths of a percent (absent when overridden).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_tenths_percent: Option<u32>,
+}
+
+/// A coalition battle event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum BattleEvent {
+    /// The battle was opened; the seed is committed.
+    BattleCreated {
+        /// The two armies as they entered.
+        armies: Sides<ArmySpec>,
+        /// Who attacks whom.
+        engagement: Engagement,
+        /// Terrain of the square.
+        terrain: Option<String>,
+        /// Strategy deadline.
+        strategy_deadline: DateTime<Utc>,
+        /// Options (the size formula is hidden from non-judges).
+        options: BattleOptions,
+        /// `sha256(server seed)`, hex.
+        seed_commitment: String,
+    },
+    /// A participant added entropy to the dice.
+    EntropyContributed {
+        /// The actor who contributed.
+        by: String,
+        /// The text contributed.
+        entropy: String,
+    },
+    /// A side's strategy arrived (sealed until the battle is resolved).
+    StrategySubmitted {
+        /// The side.
+        side: SideId,
+        /// The strategy text.
+        strategy: String,
+        /// Who submitted it.
+        by: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// The judge assigned a strategy bonus.
+    StrategyBonusAssigned {
+        /// The side.
+        side: SideId,
+        /// 0–10.
+        bonus: u8,
+        /// The judge's note.
+        note: Option<String>,
+    },
+    /// An army with 0 troops in every slot was killed on engagement (seed 003 §4.3.1).
+    ArmyKilled {
+        /// The killed side.
+        side: SideId,
+        /// The rule applied.
+        rule: String,
+    },
+    /// The battle was decided (seed 003 §4.2).
+    BattleResolved {
+        /// Each side's bonuses.
+        bonuses: Sides<SideBonuses>,
+        /// Sides that had no strategy by the deadline (§4.2.1, §4.2.4).
+        stratless: Vec<SideId>,
+        /// Four modified d20 per side (§4.2.4), in the order drawn.
+        dice: Sides<Vec<ModifiedDie>>,
+        /// Winner of each pair: die i of A against die i of B.
+        pairs: Vec<PairWinner>,
+        /// Pairs won per side.
+        pairs_won: Sides<u8>,
+        /// How a tie in pairs won was broken, if there was one.
+        tie_break: Option<TieBreak>,
+        /// Why the winner won, for people.
+        decided_by: String,
+        /// The winner.
+        winner: SideId,
+        /// A side that ran away (§4.2.6).
+        running_away: Option<SideId>,
+        /// Casualties per side (§4.2.5).
+        casualties: Sides<Casualties>,
+        /// The tape's next word after this event's draws (rejected words included), so the
+        /// next roll of the stream continues from there.
+        next_word: u64,
+    },
+    /// The judge replaced a side's casualties (seed 003 §4.2.5–4.2.6).
+    CasualtiesOverridden {
+        /// The side.
+        side: SideId,
+        /// The new casualties.
+        casualties: Casualties,
+        /// The judge's reason.
+        reason: String,
+    },
+    /// The server seed was revealed; anyone can now recompute every die.
+    SeedRevealed {
+        /// The server seed, hex.
+        seed: String,
+        /// The tape's key, hex: `sha256(seed ‖ sha256(stream) ‖ sha256(c1) ‖ …)`.
+        effective_seed: String,
+    },
+}
+
+impl EventType for BattleEvent {
+    fn event_type(&self) -> &'static str {
+        match self {
+            Self::BattleCreated { .. } => "coalition.BattleCreated",
+            Self::EntropyContributed { .. } => "coalition.EntropyContributed",
+            Self::StrategySubmitted { .. } => "coalition.StrategySubmitted",
+            Self::StrategyBonusAssigned { .. } => "coalition.StrategyBonusAssigned",
+            Self::ArmyKilled { .. } => "coalition.ArmyKilled",
+            Self::BattleResolved { .. } => "coalition.BattleResolved",
+            Self::CasualtiesOverridden { .. } => "coalition.CasualtiesOverridden",
+            Self::SeedRevealed { .. } => "coalition.SeedRevealed",
+        }
+    }
+}

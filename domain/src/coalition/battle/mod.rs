@@ -1,0 +1,44 @@
+//! A coalition battle decided by the Battle Judge (seed 003 §4.1–4.3).
+//!
+//! Two armies; each controller submits a sealed strategy before the deadline; the judge assigns
+//! strategy bonuses; resolving computes the size and color bonuses, rolls four d20 per side,
+//! compares them pair by pair and applies casualties. An empty army is killed on engagement
+//! (§4.3.1). See `docs/rulesets/coalition-battle.md` for every choice the seed leaves open.
+
+pub mod bonus;
+pub mod casualties;
+pub mod command;
+pub mod decide;
+pub mod event;
+pub mod options;
+pub mod roll;
+pub mod sides;
+pub mod state;
+
+pub use command::BattleCommand;
+pub use event::BattleEvent;
+pub use options::{BattleOptions, CasualtyFormula, SizeFormula, SizeWeighting, TieRule};
+pub use sides::{SideId, Sides};
+pub use state::BattleState;
+
+/// The coalition battle decider.
+pub struct CoalitionBattle;
+
+impl crate::Decider for CoalitionBattle {
+    type State = BattleState;
+    type Command = BattleCommand;
+    type Event = BattleEvent;
+    const RULES: &'static str = "coalition-battle@1";
+
+    fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut crate::Context) -> Result<Vec<BattleEvent>, crate::RuleError> {
+        decide::decide(state, cmd, ctx)
+    }
+
+    fn evolve(state: &mut BattleState, event: &BattleEvent) {
+        state.apply(event)
+    }
+
+    fn dice(state: &BattleState) -> Option<crate::DiceCursor> {
+        state.dice_cursor()
+    }
+}

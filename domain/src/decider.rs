@@ -1,0 +1,81 @@
+//! The decider every ruleset implements: `decide` and `evolve`, pure functions over state.
+
+use chrono::{DateTime, Utc};
+use serde::{de::DeserializeOwned, Serialize};
+
+use crate::{dice::DiceTape, Actor, RuleError};
+
+/// Everything outside the rules that a decision may use (DESIGN.md "The decider").
+///
+/// The time is taken once at the API edge and stored with the command, so running the
+/// decision again later gives the same answer.
+#[derive(Debug)]
+pub struct Context {
+    /// The stream the command is for (`battle-…`); mixed into the dice key.
+    pub stream: String,
+    /// Who acts.
+    pub actor: Actor,
+    /// When the command was received, as recorded.
+    pub recorded_at: DateTime<Utc>,
+    /// The stream's dice tape, positioned where the stream's last draw ended.
+    pub dice: DiceTape,
+}
+
+/// Where a stream's dice tape stands, as its state knows it.
+///
+/// The application layer turns this into a [`DiceTape`]: it fetches the sealed server seed,
+/// checks it against `commitment`, derives the effective seed with
+/// [`crate::dice::seed::effective_seed`] and positions the tape at `next_word`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiceCursor {
+    /// `sha256(server seed)`, published in the stream's first event.
+    pub commitment: [u8; 32],
+    /// Entropy contributed by participants, in order.
+    pub contributions: Vec<String>,
+    /// Index of the next ChaCha20 output word to draw.
+    pub next_word: u64,
+    /// Whether a rule now requires the seed to be revealed (the battle ended).
+    pub reveal_due: bool,
+    /// Whether the seed has been revealed in the stream.
+    pub revealed: bool,
+}
+
+/// Stable, versioned names of events (`coalition.BattleResolved`).
+pub trait EventType {
+    /// The event's type name as stored in the log.
+    fn event_type(&self) -> &'static str;
+}
+
+/// A ruleset: three pure functions and the metadata the log records with each event.
+pub trait Decider {
+    /// Folded state of one stream.
+    type State: Default + Clone;
+    /// What a client asks for (serde; documented in OpenAPI).
+    type Command: Serialize + DeserializeOwned + Clone;
+    /// What happened (serde; each variant has a stable type name).
+    type Event: Serialize + DeserializeOwned + Clone + EventType + PartialEq;
+
+    /// The ruleset id and rules version stored with every event (`coalition@1`).
+    const RULES: &'static str;
+
+    /// Decide what a command produces, or why the rules refuse it.
+    fn decide(state: &Self::State, cmd: &Self::Command, ctx: &mut Context) -> Result<Vec<Self::Event>, RuleError>;
+
+    /// Apply an event that already happened. Never fails, never rolls.
+    fn evolve(state: &mut Self::State, event: &Self::Event);
+
+    /// The stream's dice cursor, or `None` while the stream has no dice.
+    fn dice(state: &Self::State) -> Option<DiceCursor>;
+
+    /// Fold events into a state.
+    fn fold<'a>(events: impl IntoIterator<Item = &'a Self::Event>) -> Self::State
+    where
+        Self::Event: 'a,
+    {
+        let mut state = Self::State::default();
+        for event in events {
+            Self::evolve(&mut state, event);
+        }
+        state
+    }
+}

@@ -1,0 +1,9 @@
+//! Dice that anyone can check: a seeded ChaCha20 tape, a documented die derivation, recorded
+//! draws, and dice expressions parsed from text. `docs/DICE.md` is the specification.
+
+pub mod expr;
+pub mod seed;
+pub mod tape;
+
+pub use expr::{DiceExpr, ExprError, RollOptions, RollOutcome};
+pub use tape::{die_from_word, DiceTape, Draw};

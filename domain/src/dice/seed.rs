@@ -1,0 +1,31 @@
+//! Seed commitment and the effective seed (docs/DICE.md §"Seeds").
+//!
+//! The server seed is committed with `sha256(seed)` in the stream's first event. The tape's key
+//! is `sha256(seed ‖ sha256(stream) ‖ sha256(c1) ‖ … ‖ sha256(cn))`: the stream name is always
+//! mixed in, so the key never equals the public commitment (which it would with no contributions)
+//! and two battles given the same public seed never share dice; hashing each part makes the
+//! concatenation unambiguous.
+
+use sha2::{Digest, Sha256};
+
+/// `sha256(seed)`, the commitment published before any die is drawn.
+pub fn commitment(seed: &[u8; 32]) -> [u8; 32] {
+    Sha256::digest(seed).into()
+}
+
+/// The key of a stream's dice tape.
+pub fn effective_seed(seed: &[u8; 32], stream: &str, contributions: &[String]) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(seed);
+    hasher.update(Sha256::digest(stream.as_bytes()));
+    for contribution in contributions {
+        hasher.update(Sha256::digest(contribution.as_bytes()));
+    }
+    hasher.finalize().into()
+}
+
+/// Parse a 64-hex-digit seed or commitment.
+pub fn parse_hex32(text: &str) -> Option<[u8; 32]> {
+    let bytes = hex::decode(text.trim()).ok()?;
+    bytes.try_into().ok()
+}

@@ -1,0 +1,1 @@
+//! Backend-agnostic conformance suite (placeholder).

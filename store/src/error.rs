@@ -1,0 +1,31 @@
+//! Store errors.
+
+/// Why an append or read failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The stream was not at the expected version; nothing was written.
+    #[error("wrong expected version for stream {stream}: expected {expected}, actual {actual}")]
+    WrongExpectedVersion {
+        /// The stream appended to.
+        stream: String,
+        /// What the caller expected.
+        expected: crate::ExpectedVersion,
+        /// The stream's actual last version, `None` when it does not exist.
+        actual: Option<u64>,
+    },
+    /// A command id was reused for a different stream or different events.
+    #[error("command id {command_id} was already used for a different append")]
+    CommandIdReused {
+        /// The reused id.
+        command_id: String,
+    },
+    /// The request itself is unusable (empty event list, bad stream name).
+    #[error("invalid append: {0}")]
+    Invalid(String),
+    /// The backend failed (disk, corruption); the message keeps the cause.
+    #[error("storage backend: {0}")]
+    Backend(String),
+    /// The store is shutting down.
+    #[error("the store is closed")]
+    Closed,
+}
