@@ -4,7 +4,7 @@
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The stream was not at the expected version; nothing was written.
-    #[error("wrong expected version for stream {stream}: expected {expected}, actual {actual}")]
+    #[error("wrong expected version for stream {stream}: expected {expected}, actual {actual:?}")]
     WrongExpectedVersion {
         /// The stream appended to.
         stream: String,
