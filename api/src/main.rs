@@ -1,1 +1,5 @@
-fn main() {}
+//! The `herald` binary: serve the API, print the OpenAPI spec, verify a stream.
+
+fn main() -> std::process::ExitCode {
+    herald_api::cli::run()
+}

@@ -36,8 +36,8 @@ pub struct DiceCursor {
     pub next_word: u64,
     /// Whether a rule now requires the seed to be revealed (the battle ended).
     pub reveal_due: bool,
-    /// Whether the seed has been revealed in the stream.
-    pub revealed: bool,
+    /// The server seed, once revealed in the stream.
+    pub revealed: Option<[u8; 32]>,
 }
 
 /// Stable, versioned names of events (`coalition.BattleResolved`).
@@ -66,6 +66,14 @@ pub trait Decider {
 
     /// The stream's dice cursor, or `None` while the stream has no dice.
     fn dice(state: &Self::State) -> Option<DiceCursor>;
+
+    /// The command that reveals the stream's seed, for rulesets with sealed dice.
+    ///
+    /// The application runs it as the service when [`DiceCursor::reveal_due`] says a rule now
+    /// requires the seed to be public (a battle ended), and for a judge who reveals it early.
+    fn reveal_seed(_seed_hex: String) -> Option<Self::Command> {
+        None
+    }
 
     /// Fold events into a state.
     fn fold<'a>(events: impl IntoIterator<Item = &'a Self::Event>) -> Self::State

@@ -41,4 +41,8 @@ impl crate::Decider for CoalitionBattle {
     fn dice(state: &BattleState) -> Option<crate::DiceCursor> {
         state.dice_cursor()
     }
+
+    fn reveal_seed(seed_hex: String) -> Option<BattleCommand> {
+        Some(BattleCommand::RevealSeed { seed: seed_hex })
+    }
 }

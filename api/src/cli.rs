@@ -1,0 +1,121 @@
+//! The `herald` command line.
+
+use std::{path::PathBuf, process::ExitCode};
+
+use clap::{Parser, Subcommand};
+
+use crate::config::{LogFormat, Settings};
+
+/// Herald: an event-sourced referee service for tabletop wargame campaigns.
+#[derive(Debug, Parser)]
+#[command(name = "herald", version, about)]
+pub struct Cli {
+    /// What to do (default: serve).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Server options (used by `serve` and when no subcommand is given).
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP server (the default).
+    Serve,
+    /// Print the OpenAPI document to stdout.
+    Openapi,
+    /// Re-run every stored command of a stream and compare the events it produces.
+    Verify {
+        /// The stream, e.g. `battle-0193…`.
+        stream: String,
+    },
+}
+
+/// Options of the server, each also settable by environment variable or config file.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// TOML config file (see deploy/herald.example.toml).
+    #[arg(long, env = "HERALD_CONFIG", global = true)]
+    pub config: Option<PathBuf>,
+    /// Directory of the sled event log [default: ./data].
+    #[arg(long, env = "HERALD_DATA_DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+    /// Address to listen on [default: 127.0.0.1].
+    #[arg(long, env = "HERALD_BIND", global = true)]
+    pub bind: Option<std::net::IpAddr>,
+    /// Port to listen on; 0 picks a free port [default: 8080].
+    #[arg(long, env = "HERALD_PORT", global = true)]
+    pub port: Option<u16>,
+    /// Admin bearer token; generated and printed once on first start when unset.
+    #[arg(long, env = "HERALD_ADMIN_TOKEN", hide_env_values = true, global = true)]
+    pub admin_token: Option<String>,
+    /// Log format.
+    #[arg(long, env = "HERALD_LOG_FORMAT", global = true)]
+    pub log_format: Option<LogFormat>,
+}
+
+impl ServeArgs {
+    /// Settings from defaults, the config file, then flags and environment.
+    pub fn settings(&self) -> anyhow::Result<Settings> {
+        let mut settings = match &self.config {
+            Some(path) => Settings::from_file(path)?,
+            None => Settings::default(),
+        };
+        if let Some(dir) = &self.data_dir {
+            settings.data_dir = dir.clone();
+        }
+        if let Some(bind) = self.bind {
+            settings.bind = bind;
+        }
+        if let Some(port) = self.port {
+            settings.port = port;
+        }
+        if let Some(token) = &self.admin_token {
+            settings.admin_token = Some(token.clone());
+        }
+        if let Some(format) = self.log_format {
+            settings.log_format = format;
+        }
+        Ok(settings)
+    }
+}
+
+/// Parse the command line and run it.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(&cli.serve),
+        Command::Openapi => {
+            println!("{}", crate::openapi::spec_json());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify { stream } => verify(&cli.serve, &stream),
+    };
+    result.unwrap_or_else(|error| {
+        eprintln!("herald: {error:#}");
+        ExitCode::FAILURE
+    })
+}
+
+fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let settings = args.settings()?;
+    crate::telemetry::init(settings.log_format, &settings.log_filter);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let app = crate::startup::Application::build(settings).await?;
+        app.run_until_stopped().await
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(args: &ServeArgs, stream: &str) -> anyhow::Result<ExitCode> {
+    let settings = args.settings()?;
+    let store = herald_store::SledStore::open(&settings.data_dir)
+        .map_err(|error| anyhow::anyhow!("cannot open the event log in {}: {error}", settings.data_dir.display()))?;
+    // The command line runs on the server's own data: it may use the sealed seed, like a judge.
+    let report = crate::app::verify::verify_stream(&store, stream, true)?;
+    println!("{}", serde_json::to_string_pretty(&report)?);
+    Ok(if report.verified { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}
+

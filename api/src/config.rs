@@ -1,0 +1,57 @@
+//! Settings: defaults, then an optional TOML file, then `HERALD_*` environment variables, then
+//! command-line flags (each later source wins).
+
+use std::{net::IpAddr, path::PathBuf};
+
+use serde::Deserialize;
+
+/// Everything the server needs to start.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Where sled keeps the event log (`./data`).
+    pub data_dir: PathBuf,
+    /// Address to listen on (`127.0.0.1`; `0.0.0.0` in containers).
+    pub bind: IpAddr,
+    /// Port to listen on (`8080`; `0` picks a free one).
+    pub port: u16,
+    /// The admin bearer token. When unset, one is generated on first start and printed once.
+    pub admin_token: Option<String>,
+    /// Log format: `pretty` or `json`.
+    pub log_format: LogFormat,
+    /// Log filter in `RUST_LOG` syntax (`info`).
+    pub log_filter: String,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Pretty,
+    /// One JSON object per line.
+    Json,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            data_dir: PathBuf::from("./data"),
+            bind: IpAddr::from([127, 0, 0, 1]),
+            port: 8080,
+            admin_token: None,
+            log_format: LogFormat::Pretty,
+            log_filter: "info".to_string(),
+        }
+    }
+}
+
+impl Settings {
+    /// Read a TOML settings file.
+    pub fn from_file(path: &std::path::Path) -> anyhow::Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| anyhow::anyhow!("cannot read config file {}: {error}", path.display()))?;
+        toml::from_str(&text).map_err(|error| anyhow::anyhow!("invalid config file {}: {error}", path.display()))
+    }
+}

@@ -1,0 +1,306 @@
+//! The event log as readers see it: per stream and `$all`, paged and filtered, and live over
+//! Server-Sent Events. Payload fields a reader may not see are replaced by `"hidden"`.
+
+use std::{collections::HashMap, time::Duration};
+
+use actix_web::{get, http::header, web, HttpRequest, HttpResponse};
+use herald_domain::coalition::battle::BattleState;
+use herald_projections::{Catalog, EventFilter, EventView, Viewer};
+use herald_store::{Direction, RecordedEvent};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::{blocking, state};
+use crate::{auth::MaybeAuthenticated, problem::{ApiError, Problem}};
+
+/// Most events a page may hold.
+const MAX_LIMIT: usize = 1000;
+/// Most events one filtered request scans before answering with what it found.
+const MAX_SCAN: usize = 10_000;
+
+/// Paging and filters for event listings.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EventQuery {
+    /// First position (`$all`) or version (a stream) to read; default 0 (or the end, backwards).
+    pub from: Option<u64>,
+    /// Page size, 1–1000 (default 100).
+    pub limit: Option<usize>,
+    /// `forwards` (default) or `backwards` (streams only).
+    pub direction: Option<String>,
+    /// Only these event types, comma-separated (`coalition.BattleResolved,coalition.SeedRevealed`).
+    #[serde(rename = "type")]
+    pub event_type: Option<String>,
+    /// Only events by this actor (`token:…`).
+    pub actor: Option<String>,
+}
+
+impl EventQuery {
+    fn filter(&self) -> EventFilter {
+        EventFilter {
+            types: self
+                .event_type
+                .as_deref()
+                .map(|types| types.split(',').map(str::trim).filter(|t| !t.is_empty()).map(String::from).collect())
+                .unwrap_or_default(),
+            actor: self.actor.clone(),
+        }
+    }
+
+    fn limit(&self) -> Result<usize, ApiError> {
+        match self.limit {
+            None => Ok(100),
+            Some(limit) if (1..=MAX_LIMIT).contains(&limit) => Ok(limit),
+            Some(limit) => Err(ApiError::Malformed(format!("limit must be between 1 and {MAX_LIMIT}, not {limit}"))),
+        }
+    }
+
+    fn direction(&self) -> Result<Direction, ApiError> {
+        match self.direction.as_deref() {
+            None | Some("forwards") => Ok(Direction::Forwards),
+            Some("backwards") => Ok(Direction::Backwards),
+            Some(other) => Err(ApiError::Malformed(format!("direction must be forwards or backwards, not {other}"))),
+        }
+    }
+}
+
+/// A page of events.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventPage {
+    /// The events, in reading order.
+    pub events: Vec<EventView>,
+    /// Where the next page starts (`from`), when there may be more.
+    pub next: Option<u64>,
+}
+
+/// Redacts events for one reader, looking each battle's current state up once per page.
+struct Redactor<'a> {
+    catalog: &'a Catalog,
+    viewer: Viewer,
+    battles: HashMap<String, Option<BattleState>>,
+}
+
+impl Redactor<'_> {
+    fn view(&mut self, event: &RecordedEvent) -> EventView {
+        let catalog = self.catalog;
+        let battle = self
+            .battles
+            .entry(event.stream.clone())
+            .or_insert_with(|| catalog.battle(&event.stream).map(|entry| entry.state));
+        EventView::new(event, battle.as_ref(), &self.viewer)
+    }
+}
+
+fn page_response(req: &HttpRequest, page: EventPage) -> HttpResponse {
+    let mut response = HttpResponse::Ok();
+    if let Some(next) = page.next {
+        let query: Vec<String> = req
+            .query_string()
+            .split('&')
+            .filter(|pair| !pair.is_empty() && !pair.starts_with("from="))
+            .map(String::from)
+            .chain(std::iter::once(format!("from={next}")))
+            .collect();
+        response.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), query.join("&"))));
+    }
+    response.json(page)
+}
+
+/// Every event of every stream (`$all`), in commit order.
+#[utoipa::path(get, path = "/v1/events", tag = "events", params(EventQuery),
+    responses(
+        (status = 200, description = "a page of events; a `Link: rel=\"next\"` header points to the next", body = EventPage),
+        (status = 400, description = "bad paging or filter", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/events")]
+pub async fn all_events(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+    query: web::Query<EventQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let limit = query.limit()?;
+    let filter = query.filter();
+    let from = query.from.unwrap_or(0);
+    let state = state(&req)?;
+    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let page = blocking(move || {
+        let mut redactor = Redactor { catalog: state.service.catalog(), viewer, battles: HashMap::new() };
+        let mut events = Vec::new();
+        let mut position = from;
+        let mut scanned = 0;
+        loop {
+            let batch = state.store.read_all(position, 512)?;
+            let exhausted = batch.len() < 512;
+            for event in &batch {
+                position = event.position + 1;
+                scanned += 1;
+                if filter.matches(event) {
+                    events.push(redactor.view(event));
+                    if events.len() == limit {
+                        return Ok(EventPage { events, next: Some(position) });
+                    }
+                }
+            }
+            if exhausted {
+                return Ok(EventPage { events, next: None });
+            }
+            if scanned >= MAX_SCAN {
+                return Ok(EventPage { events, next: Some(position) });
+            }
+        }
+    })
+    .await?;
+    Ok(page_response(&req, page))
+}
+
+/// The events of one stream.
+#[utoipa::path(get, path = "/v1/streams/{stream}/events", tag = "events",
+    params(("stream" = String, Path, description = "stream name, e.g. `battle-0193…`"), EventQuery),
+    responses(
+        (status = 200, description = "a page of events; the ETag is the stream's version", body = EventPage),
+        (status = 400, description = "bad paging or filter", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/streams/{stream}/events")]
+pub async fn stream_events(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+    path: web::Path<String>,
+    query: web::Query<EventQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let stream = path.into_inner();
+    let limit = query.limit()?;
+    let direction = query.direction()?;
+    let filter = query.filter();
+    let from = query.from.unwrap_or(match direction {
+        Direction::Forwards => 0,
+        Direction::Backwards => u64::MAX,
+    });
+    let state = state(&req)?;
+    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let (page, version) = blocking(move || {
+        let version = state
+            .store
+            .stream_version(&stream)?
+            .ok_or_else(|| ApiError::NotFound(format!("no stream {stream}")))?;
+        let mut redactor = Redactor { catalog: state.service.catalog(), viewer, battles: HashMap::new() };
+        let mut events = Vec::new();
+        let mut cursor = from;
+        let mut scanned = 0;
+        loop {
+            let batch = state.store.read_stream(&stream, cursor, direction, 512)?;
+            let exhausted = batch.len() < 512;
+            for event in &batch {
+                scanned += 1;
+                let next = match direction {
+                    Direction::Forwards => event.version.checked_add(1),
+                    Direction::Backwards => event.version.checked_sub(1),
+                };
+                if filter.matches(event) {
+                    events.push(redactor.view(event));
+                    if events.len() == limit {
+                        return Ok((EventPage { events, next }, version));
+                    }
+                }
+                match next {
+                    Some(next) => cursor = next,
+                    None => return Ok((EventPage { events, next: None }, version)),
+                }
+            }
+            if exhausted {
+                return Ok((EventPage { events, next: None }, version));
+            }
+            if scanned >= MAX_SCAN {
+                return Ok((EventPage { events, next: Some(cursor) }, version));
+            }
+        }
+    })
+    .await?;
+    let mut response = page_response(&req, page);
+    let (name, value) = super::etag(version);
+    if let Ok(value) = header::HeaderValue::from_str(&value) {
+        response.headers_mut().insert(name, value);
+    }
+    Ok(response)
+}
+
+/// Verify any stream Herald can replay (today: battles).
+#[utoipa::path(get, path = "/v1/streams/{stream}/verify", tag = "events",
+    params(("stream" = String, Path, description = "stream name")),
+    responses(
+        (status = 200, description = "the verification report", body = crate::app::verify::VerifyReport),
+        (status = 403, description = "the seed is still sealed and you are not a judge", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/streams/{stream}/verify")]
+pub async fn verify_stream(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    super::battles::verify_response(&req, actor, path.into_inner()).await
+}
+
+/// Live events as Server-Sent Events: catches up from `from` (or `Last-Event-ID` + 1), then
+/// follows. Each message has `id` = position, `event` = type, `data` = the event as JSON.
+#[utoipa::path(get, path = "/v1/events/live", tag = "events", params(EventQuery),
+    responses((status = 200, description = "an endless `text/event-stream`", content_type = "text/event-stream", body = String)))]
+#[get("/events/live")]
+pub async fn live_events(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+    query: web::Query<EventQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let resume = req
+        .headers()
+        .get("last-event-id")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok())
+        .map(|position| position + 1);
+    let from = query.from.or(resume).unwrap_or(0);
+    let filter = query.filter();
+    let state = state(&req)?;
+    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let head = state.store.watch_head();
+    let stream = futures_util::stream::unfold(
+        (state, viewer, filter, from, head),
+        |(state, viewer, filter, from, mut head)| async move {
+            loop {
+                let reader = state.clone();
+                let batch = web::block(move || reader.store.read_all(from, 256)).await;
+                let batch = match batch {
+                    Ok(Ok(batch)) => batch,
+                    _ => return None,
+                };
+                if let Some(last) = batch.last() {
+                    let next = last.position + 1;
+                    let mut redactor = Redactor { catalog: state.service.catalog(), viewer: viewer.clone(), battles: HashMap::new() };
+                    let mut text = String::new();
+                    for event in batch.iter().filter(|event| filter.matches(event)) {
+                        let view = redactor.view(event);
+                        let data = serde_json::to_string(&view).unwrap_or_else(|_| "{}".into());
+                        text.push_str(&format!("id: {}\nevent: {}\ndata: {data}\n\n", view.position, view.event_type));
+                    }
+                    if text.is_empty() {
+                        text.push_str(": filtered\n\n");
+                    }
+                    let bytes = web::Bytes::from(text);
+                    return Some((Ok::<_, actix_web::Error>(bytes), (state, viewer, filter, next, head)));
+                }
+                // Caught up: wait for the head to move, with a keep-alive comment every 15 s.
+                match tokio::time::timeout(Duration::from_secs(15), head.changed()).await {
+                    Ok(Ok(())) => continue,
+                    Ok(Err(_)) => return None,
+                    Err(_) => {
+                        let keepalive = web::Bytes::from_static(b": keep-alive\n\n");
+                        return Some((Ok(keepalive), (state, viewer, filter, from, head)));
+                    }
+                }
+            }
+        },
+    );
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/event-stream"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .streaming(stream))
+}

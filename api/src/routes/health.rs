@@ -1,0 +1,58 @@
+//! Liveness, readiness and metrics.
+
+use actix_web::{get, HttpRequest, HttpResponse};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{blocking, state};
+use crate::problem::ApiError;
+
+/// Readiness details.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Readiness {
+    /// `ready` or `degraded`.
+    pub status: String,
+    /// Position of the last event in the log.
+    pub head: Option<u64>,
+    /// Position of the last event folded into the read models.
+    pub projected: Option<u64>,
+    /// Positions of events the read models could not decode.
+    pub undecodable: Vec<u64>,
+}
+
+/// The process is alive.
+#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, description = "alive", body = String)))]
+#[get("/healthz")]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().content_type("text/plain").body("ok")
+}
+
+/// The store answers and the read models are caught up.
+#[utoipa::path(get, path = "/readyz", tag = "operations",
+    responses((status = 200, description = "ready", body = Readiness), (status = 503, description = "not ready", body = Readiness)))]
+#[get("/readyz")]
+pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let state = state(&req)?;
+    let readiness = blocking(move || {
+        let head = state.store.head_position()?;
+        let catalog = state.service.catalog();
+        let projected = catalog.catch_up(state.store.as_ref())?;
+        let undecodable = catalog.undecodable();
+        let status = if undecodable.is_empty() && projected == head { "ready" } else { "degraded" };
+        Ok(Readiness { status: status.into(), head, projected, undecodable })
+    })
+    .await?;
+    Ok(if readiness.status == "ready" { HttpResponse::Ok() } else { HttpResponse::ServiceUnavailable() }.json(readiness))
+}
+
+/// Prometheus metrics.
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain")))]
+#[get("/metrics")]
+pub async fn metrics(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let state = state(&req)?;
+    let reader = state.clone();
+    let head = blocking(move || Ok(reader.store.head_position()?)).await?;
+    let text = state.metrics.render(head.map_or(0, |h| h + 1));
+    Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(text))
+}

@@ -1,0 +1,133 @@
+//! HTTP routes under `/v1`, plus health, metrics, the OpenAPI document and Swagger UI.
+
+pub mod battles;
+pub mod events;
+pub mod health;
+pub mod tokens;
+
+use actix_web::{http::header, web, HttpMessage, HttpRequest, HttpResponse};
+use herald_domain::Actor;
+use herald_projections::{EventView, Viewer};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::{app::CommandMeta, app::CommandOutcome, problem::ApiError, startup::AppState};
+
+/// Mount every route.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(health::healthz)
+        .service(health::readyz)
+        .service(health::metrics)
+        .service(web::resource("/openapi.json").route(web::get().to(openapi_json)))
+        .service(web::resource("/docs").route(web::get().to(|| async {
+            HttpResponse::Found().insert_header((header::LOCATION, "/docs/")).finish()
+        })))
+        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::spec()))
+        .service(
+            web::scope("/v1")
+                .service(battles::create_battle)
+                .service(battles::list_battles)
+                .service(battles::get_battle)
+                .service(battles::contribute_entropy)
+                .service(battles::submit_strategy)
+                .service(battles::get_strategy)
+                .service(battles::assign_strategy_bonus)
+                .service(battles::resolve_battle)
+                .service(battles::override_casualties)
+                .service(battles::reveal_seed)
+                .service(battles::verify_battle)
+                .service(events::live_events)
+                .service(events::all_events)
+                .service(events::stream_events)
+                .service(events::verify_stream)
+                .service(tokens::create_token)
+                .service(tokens::whoami),
+        )
+        .default_service(web::to(|req: HttpRequest| async move {
+            Err::<HttpResponse, _>(ApiError::NotFound(format!("no route for {} {}", req.method(), req.path())))
+        }));
+}
+
+async fn openapi_json() -> HttpResponse {
+    HttpResponse::Ok().content_type("application/json").body(crate::openapi::spec_json())
+}
+
+/// What a state-changing request returns: the events it appended and the new version.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CommandResponse {
+    /// The stream written to.
+    pub stream: String,
+    /// The stream's version after the append (also the `ETag`).
+    pub version: u64,
+    /// Whether this repeats an earlier request with the same `Idempotency-Key`.
+    pub replayed: bool,
+    /// The events appended, dice included (as the caller may see them).
+    pub events: Vec<EventView>,
+}
+
+/// The shared state.
+pub fn state(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
+    req.app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("application state missing")))
+}
+
+/// Who, when, and under which keys, from the request's headers.
+pub fn command_meta(req: &HttpRequest, actor: Actor) -> Result<CommandMeta, ApiError> {
+    let idempotency_key = header_text(req, "idempotency-key")?;
+    if idempotency_key.as_ref().is_some_and(|key| key.is_empty() || key.len() > 200) {
+        return Err(ApiError::Malformed("Idempotency-Key must be 1 to 200 characters".into()));
+    }
+    let expected_version = match header_text(req, "if-match")? {
+        None => None,
+        Some(value) => Some(parse_etag(&value).ok_or_else(|| {
+            ApiError::Malformed(format!("If-Match must be a stream version such as \"3\", not {value}"))
+        })?),
+    };
+    Ok(CommandMeta {
+        actor,
+        recorded_at: chrono::Utc::now(),
+        idempotency_key,
+        correlation_id: req.extensions().get::<crate::startup::RequestId>().map(|id| id.0.clone()),
+        expected_version,
+    })
+}
+
+fn header_text(req: &HttpRequest, name: &str) -> Result<Option<String>, ApiError> {
+    req.headers()
+        .get(name)
+        .map(|value| value.to_str().map(|s| s.trim().to_string()))
+        .transpose()
+        .map_err(|_| ApiError::Malformed(format!("the {name} header is not text")))
+}
+
+/// Parse `"3"`, `W/"3"` or `3`.
+pub fn parse_etag(value: &str) -> Option<u64> {
+    value.trim().trim_start_matches("W/").trim_matches('"').parse().ok()
+}
+
+/// The `ETag` of a stream version.
+pub fn etag(version: u64) -> (header::HeaderName, String) {
+    (header::ETAG, format!("\"{version}\""))
+}
+
+/// Run blocking work (sled, deciding) off the async executor.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    web::block(work).await.map_err(ApiError::internal)?
+}
+
+/// Turn a command's outcome into a `201`/`200` response with the events the caller may see.
+pub fn command_response(state: &AppState, actor: &Actor, outcome: CommandOutcome, created: bool) -> HttpResponse {
+    let viewer = Viewer::from(actor);
+    let battle = state.service.catalog().battle(&outcome.stream).map(|entry| entry.state);
+    let events = outcome.events.iter().map(|event| EventView::new(event, battle.as_ref(), &viewer)).collect();
+    let rules = outcome.events.first().map_or("none", |e| e.rules.as_str());
+    let label = if outcome.replayed { "replayed" } else { "appended" };
+    state.metrics.commands.with_label_values(&[rules, label]).inc();
+    let body = CommandResponse { stream: outcome.stream, version: outcome.version, replayed: outcome.replayed, events };
+    let mut response = if created && !outcome.replayed { HttpResponse::Created() } else { HttpResponse::Ok() };
+    response.insert_header(etag(body.version)).json(body)
+}

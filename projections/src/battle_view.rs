@@ -1,0 +1,258 @@
+//! The battle read model: a coalition battle as a given reader may see it.
+
+use chrono::{DateTime, Utc};
+use herald_domain::{
+    coalition::{
+        army::ArmySpec,
+        battle::{
+            command::Engagement,
+            event::{BattleEvent, Casualties, PairWinner, SideBonuses, TieBreak},
+            state::BattleStatus,
+            BattleState, SideId, Sides, TieRule,
+        },
+    },
+    dice::Draw,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::redact::Viewer;
+
+/// A battle as served by `GET /v1/battles/{id}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct BattleView {
+    /// The stream, `battle-{uuid}`.
+    pub stream: String,
+    /// The stream version this view is folded to (also the `ETag`).
+    pub version: u64,
+    /// Where the battle stands.
+    pub status: BattleStatus,
+    /// Who attacks whom (seed 003 §4.1.2.3).
+    pub engagement: Option<Engagement>,
+    /// Terrain of the square.
+    pub terrain: Option<String>,
+    /// Strategies must arrive before this time.
+    pub strategy_deadline: Option<DateTime<Utc>>,
+    /// The tie rule in force.
+    pub tie_rule: TieRule,
+    /// `sha256(server seed)`, published before any die was drawn.
+    pub seed_commitment: Option<String>,
+    /// The server seed, once revealed.
+    pub seed: Option<String>,
+    /// Entropy contributed by participants, in order.
+    pub contributions: Vec<String>,
+    /// Both sides.
+    pub sides: Sides<SideView>,
+    /// The result, once decided.
+    pub result: Option<ResultView>,
+    /// Sides killed on engagement (seed 003 §4.3.1).
+    pub killed: Vec<SideId>,
+    /// The winner, once decided.
+    pub winner: Option<SideId>,
+    /// What this reader is not shown, in words.
+    pub hidden: Vec<String>,
+}
+
+/// One side as the reader may see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SideView {
+    /// The army as it entered the battle.
+    pub army: Option<ArmySpec>,
+    /// Troops per slot after casualties (once decided).
+    pub troops_after: Option<Vec<u32>>,
+    /// Whether a strategy has been submitted.
+    pub strategy_submitted: bool,
+    /// When the latest strategy arrived.
+    pub strategy_submitted_at: Option<DateTime<Utc>>,
+    /// The strategy text, when this reader may read it.
+    pub strategy: Option<String>,
+    /// The strategy bonus (judges; everyone once resolved).
+    pub strategy_bonus: Option<u8>,
+    /// The size bonus (judges only, seed 003 §4.2.2).
+    pub size_bonus: Option<u8>,
+    /// The color bonus (once resolved, seed 003 §4.2.3).
+    pub color_bonus: Option<u8>,
+    /// Casualties applied.
+    pub casualties: Option<Casualties>,
+}
+
+/// The dice and the outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ResultView {
+    /// Sides that were stratless.
+    pub stratless: Vec<SideId>,
+    /// The d20s as drawn, per side.
+    pub dice: Sides<Vec<Draw>>,
+    /// Modified totals per side (judges only: they reveal the size bonus).
+    pub totals: Option<Sides<Vec<u32>>>,
+    /// Winner of each pair.
+    pub pairs: Vec<PairWinner>,
+    /// Pairs won per side.
+    pub pairs_won: Sides<u8>,
+    /// How a tie was broken (judges only in full).
+    pub tie_break: Option<TieBreak>,
+    /// Why the winner won.
+    pub decided_by: String,
+    /// A side that ran away.
+    pub running_away: Option<SideId>,
+}
+
+impl BattleView {
+    /// Build the view of `state` (folded to `version`) for `viewer`.
+    ///
+    /// What is hidden depends on what is public *now*: a strategy sealed at version 3 is public
+    /// once the battle has ended, so `current` (the battle's latest state) decides visibility.
+    pub fn new(stream: &str, version: u64, state: &BattleState, current: &BattleState, viewer: &Viewer) -> Self {
+        let judge = viewer.is_judge();
+        let mut hidden = Vec::new();
+        if !judge {
+            hidden.push("size bonus, size formula and modified dice totals (seed 003 §4.2.2)".to_string());
+        }
+        if state.revealed_seed.is_none() {
+            hidden.push("server seed (sealed until revealed or the battle ends)".to_string());
+        }
+        let resolved = resolution(state);
+        let sides =
+            Sides::from_fn(|side| side_view(state, current, side, viewer, resolved.as_ref().map(|r| &r.bonuses)));
+        for side in SideId::BOTH {
+            if state.sides.get(side).strategy.is_some() && !viewer.may_read_strategy(current, side) {
+                hidden.push(format!("side {side} strategy (sealed until the battle is resolved)"));
+            }
+        }
+        Self {
+            stream: stream.to_string(),
+            version,
+            status: state.status,
+            engagement: state.engagement,
+            terrain: state.terrain.clone(),
+            strategy_deadline: state.strategy_deadline,
+            tie_rule: state.options.tie_rule,
+            seed_commitment: state.seed_commitment.clone(),
+            seed: state.revealed_seed.clone(),
+            contributions: state.contributions.clone(),
+            sides,
+            result: resolved.map(|r| r.into_view(judge)),
+            killed: state.killed.clone(),
+            winner: state.winner,
+            hidden,
+        }
+    }
+}
+
+/// The fields of a `BattleResolved` event, borrowed.
+struct Resolution {
+    bonuses: Sides<SideBonuses>,
+    stratless: Vec<SideId>,
+    dice: Sides<Vec<herald_domain::coalition::battle::event::ModifiedDie>>,
+    pairs: Vec<PairWinner>,
+    pairs_won: Sides<u8>,
+    tie_break: Option<TieBreak>,
+    decided_by: String,
+    running_away: Option<SideId>,
+}
+
+fn resolution(state: &BattleState) -> Option<Resolution> {
+    match state.resolution.as_ref()? {
+        BattleEvent::BattleResolved {
+            bonuses, stratless, dice, pairs, pairs_won, tie_break, decided_by, running_away, ..
+        } => Some(Resolution {
+            bonuses: bonuses.clone(),
+            stratless: stratless.clone(),
+            dice: dice.clone(),
+            pairs: pairs.clone(),
+            pairs_won: pairs_won.clone(),
+            tie_break: tie_break.clone(),
+            decided_by: decided_by.clone(),
+            running_away: *running_away,
+        }),
+        _ => None,
+    }
+}
+
+impl Resolution {
+    fn into_view(self, judge: bool) -> ResultView {
+        let tie_break = self.tie_break.map(|mut tie| {
+            if !judge {
+                tie.decided_by = tie.rule_label();
+                tie.roll_off.iter_mut().for_each(|round| {
+                    round.a.total = 0;
+                    round.b.total = 0;
+                });
+            }
+            tie
+        });
+        ResultView {
+            stratless: self.stratless,
+            dice: self.dice.map(|_, dice| dice.iter().map(|die| die.draw.clone()).collect()),
+            totals: judge.then(|| self.dice.map(|_, dice| dice.iter().map(|die| die.total).collect())),
+            pairs: self.pairs,
+            pairs_won: self.pairs_won,
+            tie_break,
+            decided_by: if judge { self.decided_by } else { public_reason(&self.decided_by) },
+            running_away: self.running_away,
+        }
+    }
+}
+
+/// The part of a judge's reason that gives no totals away.
+fn public_reason(reason: &str) -> String {
+    if reason.chars().any(|c| c.is_ascii_digit()) && reason.contains("total") {
+        "higher total".to_string()
+    } else {
+        reason.to_string()
+    }
+}
+
+trait RuleLabel {
+    fn rule_label(&self) -> String;
+}
+
+impl RuleLabel for TieBreak {
+    fn rule_label(&self) -> String {
+        match self.rule {
+            TieRule::HigherTotal => "tie in pairs won: higher total of the four dice",
+            TieRule::Defender => "tie in pairs won: the defender wins",
+            TieRule::RollOff => "tie in pairs won: roll-off",
+        }
+        .to_string()
+    }
+}
+
+fn side_view(
+    state: &BattleState,
+    current: &BattleState,
+    side: SideId,
+    viewer: &Viewer,
+    bonuses: Option<&Sides<SideBonuses>>,
+) -> SideView {
+    let side_state = state.sides.get(side);
+    let judge = viewer.is_judge();
+    let strategy = side_state.strategy.as_ref();
+    let casualties = side_state.casualties.clone();
+    let troops_after = match (&side_state.army, &casualties) {
+        (Some(army), Some(casualties)) => Some(
+            army.slots
+                .iter()
+                .enumerate()
+                .map(|(i, slot)| slot.troops.saturating_sub(casualties.losses.get(i).copied().unwrap_or(0)))
+                .collect(),
+        ),
+        (Some(army), None) if state.killed.contains(&side) => Some(vec![0; army.slots.len()]),
+        _ => None,
+    };
+    SideView {
+        army: side_state.army.clone(),
+        troops_after,
+        strategy_submitted: strategy.is_some(),
+        strategy_submitted_at: strategy.map(|s| s.at),
+        strategy: strategy.filter(|_| viewer.may_read_strategy(current, side)).map(|s| s.text.clone()),
+        strategy_bonus: match bonuses {
+            Some(bonuses) => Some(bonuses.get(side).strategy),
+            None if judge => side_state.strategy_bonus,
+            None => None,
+        },
+        size_bonus: bonuses.filter(|_| judge).map(|b| b.get(side).size),
+        color_bonus: bonuses.map(|b| b.get(side).color),
+        casualties,
+    }
+}

@@ -1,0 +1,144 @@
+//! The live read models, kept in memory and folded from `$all` in position order.
+//!
+//! The catalog is rebuilt from the log at start-up and caught up after every append, always by
+//! reading `$all` from its checkpoint, so it sees events exactly once and in commit order no
+//! matter how many requests append at once. A rebuilt catalog equals the live one (a test).
+
+use std::collections::BTreeMap;
+use std::sync::RwLock;
+
+use herald_domain::{
+    coalition::battle::{BattleEvent, BattleState, CoalitionBattle},
+    Decider,
+};
+use herald_store::{EventStore, RecordedEvent, StoreError};
+
+/// What kind of stream a name denotes, from its `{kind}-` prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamKind {
+    /// `battle-…`: a coalition battle decided by the Battle Judge.
+    Battle,
+    /// Anything else (tokens, future campaigns).
+    Other,
+}
+
+impl StreamKind {
+    /// The kind of `stream`.
+    pub fn of(stream: &str) -> Self {
+        if stream.starts_with("battle-") {
+            Self::Battle
+        } else {
+            Self::Other
+        }
+    }
+}
+
+/// A battle's folded state and the version it is folded to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BattleEntry {
+    /// The state.
+    pub state: BattleState,
+    /// The stream version of the last event folded.
+    pub version: u64,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct Inner {
+    checkpoint: Option<u64>,
+    battles: BTreeMap<String, BattleEntry>,
+    streams: BTreeMap<String, u64>,
+    undecodable: Vec<u64>,
+}
+
+/// The in-memory read models.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    inner: RwLock<Inner>,
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A catalog rebuilt from the whole log.
+    pub fn rebuild(store: &dyn EventStore) -> Result<Self, StoreError> {
+        let catalog = Self::new();
+        catalog.catch_up(store)?;
+        Ok(catalog)
+    }
+
+    /// Fold every event of `$all` after the checkpoint. Returns the new checkpoint.
+    pub fn catch_up(&self, store: &dyn EventStore) -> Result<Option<u64>, StoreError> {
+        let mut inner = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        loop {
+            let from = inner.checkpoint.map_or(0, |position| position + 1);
+            let batch = store.read_all(from, 1024)?;
+            if batch.is_empty() {
+                return Ok(inner.checkpoint);
+            }
+            for event in &batch {
+                inner.fold(event);
+            }
+        }
+    }
+
+    /// The position of the last event folded.
+    pub fn checkpoint(&self) -> Option<u64> {
+        self.read().checkpoint
+    }
+
+    /// A battle's current state and version.
+    pub fn battle(&self, stream: &str) -> Option<BattleEntry> {
+        self.read().battles.get(stream).cloned()
+    }
+
+    /// Every battle, by stream name.
+    pub fn battles(&self) -> Vec<(String, BattleEntry)> {
+        self.read().battles.iter().map(|(name, entry)| (name.clone(), entry.clone())).collect()
+    }
+
+    /// Every stream and its version.
+    pub fn streams(&self) -> BTreeMap<String, u64> {
+        self.read().streams.clone()
+    }
+
+    /// Positions of events whose payload could not be decoded (reported by `/readyz`).
+    pub fn undecodable(&self) -> Vec<u64> {
+        self.read().undecodable.clone()
+    }
+
+    /// Whether two catalogs hold the same read models (used to prove rebuilds are exact).
+    pub fn same_as(&self, other: &Catalog) -> bool {
+        *self.read() == *other.read()
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
+        self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Inner {
+    fn fold(&mut self, event: &RecordedEvent) {
+        self.checkpoint = Some(event.position);
+        self.streams.insert(event.stream.clone(), event.version);
+        if StreamKind::of(&event.stream) != StreamKind::Battle {
+            return;
+        }
+        match serde_json::from_value::<BattleEvent>(event.data.clone()) {
+            Ok(battle_event) => {
+                let entry = self
+                    .battles
+                    .entry(event.stream.clone())
+                    .or_insert_with(|| BattleEntry { state: BattleState::default(), version: 0 });
+                CoalitionBattle::evolve(&mut entry.state, &battle_event);
+                entry.version = event.version;
+            }
+            Err(error) => {
+                tracing::error!(position = event.position, stream = %event.stream, %error, "undecodable battle event");
+                self.undecodable.push(event.position);
+            }
+        }
+    }
+}

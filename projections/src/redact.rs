@@ -1,0 +1,109 @@
+//! Hidden information: what each reader may see of a battle's events.
+//!
+//! Rules (docs/API.md "Hidden information"):
+//! - a strategy's text is visible to judges and to its own side's controller, and to everyone
+//!   once the battle has ended (seed 003 §4.1.1: strategies are e-mailed to the judge);
+//! - the size bonus, the size formula and the modified dice totals (from which the size bonus
+//!   could be read back) are visible to judges only (seed 003 §4.2.2: "that formula is secret");
+//! - the seed itself never appears in an event until it is revealed.
+
+use herald_domain::{
+    coalition::battle::{BattleState, SideId},
+    Actor, Role,
+};
+use serde_json::Value;
+
+/// Who is reading: an actor, or an anonymous observer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Viewer {
+    /// The reader's role.
+    pub role: Role,
+    /// For players: the player name.
+    pub player: Option<String>,
+}
+
+impl Viewer {
+    /// An anonymous reader: sees what is public.
+    pub fn public() -> Self {
+        Self { role: Role::Observer, player: None }
+    }
+
+    /// A judge's (or admin's, or the service's) view: sees everything.
+    pub fn is_judge(&self) -> bool {
+        matches!(self.role, Role::Judge | Role::Admin | Role::System)
+    }
+
+    /// Whether this reader controls `side` of `battle`.
+    pub fn controls(&self, battle: &BattleState, side: SideId) -> bool {
+        self.role == Role::Player
+            && battle.army(side).map(|army| Some(army.controller.as_str()) == self.player.as_deref()).unwrap_or(false)
+    }
+
+    /// Whether this reader may read `side`'s strategy text now.
+    pub fn may_read_strategy(&self, battle: &BattleState, side: SideId) -> bool {
+        self.is_judge() || battle.ended() || self.controls(battle, side)
+    }
+}
+
+impl From<&Actor> for Viewer {
+    fn from(actor: &Actor) -> Self {
+        Self { role: actor.role.clone(), player: actor.player.clone() }
+    }
+}
+
+/// Marker put in place of a hidden value.
+pub const HIDDEN: &str = "hidden";
+
+/// Remove from a coalition battle event's payload what `viewer` may not see, given the battle's
+/// current state.
+pub fn redact_battle_event(data: &mut Value, battle: &BattleState, viewer: &Viewer) {
+    if viewer.is_judge() {
+        return;
+    }
+    match data.get("type").and_then(Value::as_str) {
+        Some("strategy_submitted") => {
+            let side = match data.get("side").and_then(Value::as_str) {
+                Some("a") => SideId::A,
+                _ => SideId::B,
+            };
+            if !viewer.may_read_strategy(battle, side) {
+                data["strategy"] = Value::String(HIDDEN.into());
+            }
+        }
+        Some("battle_created") => hide(data, &["options", "size_formula"]),
+        Some("battle_resolved") => {
+            for side in ["a", "b"] {
+                hide(data, &["bonuses", side, "size"]);
+                if let Some(dice) = data.pointer_mut(&format!("/dice/{side}")).and_then(Value::as_array_mut) {
+                    dice.iter_mut().for_each(|die| hide(die, &["total"]));
+                }
+            }
+            if let Some(rounds) = data.pointer_mut("/tie_break/roll_off").and_then(Value::as_array_mut) {
+                for round in rounds {
+                    hide(round, &["a", "total"]);
+                    hide(round, &["b", "total"]);
+                }
+            }
+            if let Some(decided_by) = data.get_mut("tie_break").and_then(|t| t.get_mut("decided_by")) {
+                // "higher total 52 to 47" would give the totals away.
+                if decided_by.as_str().is_some_and(|text| text.contains("total")) {
+                    *decided_by = Value::String("higher total".into());
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Replace the value at `path` (if present) with [`HIDDEN`].
+fn hide(data: &mut Value, path: &[&str]) {
+    let mut cursor = data;
+    for (i, key) in path.iter().enumerate() {
+        let Some(next) = cursor.get_mut(*key) else { return };
+        if i + 1 == path.len() {
+            *next = Value::String(HIDDEN.into());
+            return;
+        }
+        cursor = next;
+    }
+}
