@@ -5,5 +5,5 @@ pub mod expr;
 pub mod seed;
 pub mod tape;
 
-pub use expr::{DiceExpr, ExprError, RollOptions, RollOutcome};
+pub use expr::{DiceExpr, DieSource, ExprError, RollOptions, RollOutcome, RolledDie};
 pub use tape::{die_from_word, DiceTape, Draw};

@@ -26,8 +26,11 @@ pub struct Draw {
 ///
 /// A word `w` is rejected while `w >= 2^32 - (2^32 mod n)`, so every face keeps exactly the
 /// same number of accepted words; otherwise the face is `1 + w mod n`.
+/// A die of 0 sides has no faces: every word is rejected (callers refuse 0 sides before this).
 pub fn die_from_word(word: u32, sides: u32) -> Option<u32> {
-    debug_assert!(sides > 0);
+    if sides == 0 {
+        return None;
+    }
     let span = 1u64 << 32;
     let limit = span - span % u64::from(sides);
     (u64::from(word) < limit).then(|| 1 + word % sides)

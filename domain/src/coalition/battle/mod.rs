@@ -30,7 +30,11 @@ impl crate::Decider for CoalitionBattle {
     type Event = BattleEvent;
     const RULES: &'static str = "coalition-battle@1";
 
-    fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut crate::Context) -> Result<Vec<BattleEvent>, crate::RuleError> {
+    fn decide(
+        state: &BattleState,
+        cmd: &BattleCommand,
+        ctx: &mut crate::Context,
+    ) -> Result<Vec<BattleEvent>, crate::RuleError> {
         decide::decide(state, cmd, ctx)
     }
 

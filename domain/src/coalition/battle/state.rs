@@ -43,7 +43,7 @@ pub struct SideState {
     pub army: Option<ArmySpec>,
     /// The latest strategy, if any (a resubmission before the deadline replaces it).
     pub strategy: Option<Strategy>,
-    /// The strategy bonus the judge assigned.
+    /// The strategy bonus the judge assigned to the current strategy (cleared when it is replaced).
     pub strategy_bonus: Option<u8>,
     /// Casualties applied (by the formula, or the judge's override).
     pub casualties: Option<Casualties>,
@@ -104,7 +104,7 @@ impl BattleState {
             contributions: self.contributions.clone(),
             next_word: self.next_word,
             reveal_due: self.ended() && self.revealed_seed.is_none(),
-            revealed: self.revealed_seed.is_some(),
+            revealed: self.revealed_seed.as_deref().and_then(crate::dice::seed::parse_hex32),
         })
     }
 
@@ -122,7 +122,10 @@ impl BattleState {
             }
             BattleEvent::EntropyContributed { entropy, .. } => self.contributions.push(entropy.clone()),
             BattleEvent::StrategySubmitted { side, strategy, by, at } => {
-                self.sides.get_mut(*side).strategy = Some(Strategy { text: strategy.clone(), by: by.clone(), at: *at });
+                let side = self.sides.get_mut(*side);
+                side.strategy = Some(Strategy { text: strategy.clone(), by: by.clone(), at: *at });
+                // The bonus judged the strategy this one replaces (seed 003 §4.2.1): judge it again.
+                side.strategy_bonus = None;
             }
             BattleEvent::StrategyBonusAssigned { side, bonus, .. } => {
                 self.sides.get_mut(*side).strategy_bonus = Some(*bonus);
