@@ -1,1 +1,180 @@
-//! Helpers for black-box tests.
+//! Helpers for black-box tests: [`spawn_app`] starts the real Herald application on a random
+//! port with a fresh temporary data directory and returns a [`TestApp`] that talks HTTP to it.
+//!
+//! Tracing output is shown only when `TEST_LOG` is set.
+
+use std::path::{Path, PathBuf};
+
+use actix_web::dev::ServerHandle;
+use herald_api::{config::Settings, startup::Application};
+use serde_json::{json, Value};
+
+/// The admin token every test app is started with.
+pub const ADMIN_TOKEN: &str = "test-admin-token";
+
+/// A running app and a client for it.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub address: String,
+    /// The data directory (kept alive by `_dir` unless the test passed its own).
+    pub data_dir: PathBuf,
+    /// An HTTP client.
+    pub client: reqwest::Client,
+    handle: ServerHandle,
+    task: Option<tokio::task::JoinHandle<()>>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// A response: status, headers and body (JSON when it parses, else a string).
+#[derive(Debug)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// Response headers.
+    pub headers: reqwest::header::HeaderMap,
+    /// The body as JSON (`Value::String` holding the text when it is not JSON).
+    pub body: Value,
+}
+
+impl Reply {
+    /// A header's value as text.
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+    }
+}
+
+/// Start the app with a fresh temporary data directory.
+pub async fn spawn_app() -> TestApp {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().to_path_buf();
+    let mut app = spawn_app_in(&path).await;
+    app._dir = Some(dir);
+    app
+}
+
+/// Start the app on an existing data directory (used to restart on the same data).
+pub async fn spawn_app_in(data_dir: &Path) -> TestApp {
+    if std::env::var_os("TEST_LOG").is_some() {
+        herald_api::telemetry::init(Default::default(), "debug");
+    }
+    let settings = Settings {
+        data_dir: data_dir.to_path_buf(),
+        port: 0,
+        admin_token: Some(ADMIN_TOKEN.to_string()),
+        ..Settings::default()
+    };
+    let app = Application::build(settings).await.expect("the app builds");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    let handle = app.handle();
+    let task = tokio::spawn(async move {
+        let _ = app.run_until_stopped().await;
+    });
+    TestApp {
+        address,
+        data_dir: data_dir.to_path_buf(),
+        client: reqwest::Client::new(),
+        handle,
+        task: Some(task),
+        _dir: None,
+    }
+}
+
+impl TestApp {
+    /// Stop the server and wait until it has released the data directory.
+    pub async fn stop(mut self) -> Option<tempfile::TempDir> {
+        self.handle.stop(true).await;
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+        self._dir.take()
+    }
+
+    /// Stop and start again on the same data directory.
+    pub async fn restart(self) -> TestApp {
+        let data_dir = self.data_dir.clone();
+        let dir = self.stop().await;
+        // The store's writer thread releases sled's lock when it is dropped; give it a moment.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let mut app = spawn_app_in(&data_dir).await;
+        app._dir = dir;
+        app
+    }
+
+    /// Send a request. `token` is the bearer token (none when `None`); `body` is JSON.
+    pub async fn request(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Reply {
+        self.request_with(method, path, token, body, &[]).await
+    }
+
+    /// Send a request with extra headers.
+    pub async fn request_with(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("an HTTP method");
+        let mut request = self.client.request(method, format!("{}{path}", self.address));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.expect("the request is sent");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.expect("a body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Reply { status, headers, body }
+    }
+
+    /// Send a raw body with a content type (for malformed-JSON tests).
+    pub async fn post_raw(&self, path: &str, token: Option<&str>, content_type: &str, body: &str) -> Reply {
+        let mut request = self
+            .client
+            .post(format!("{}{path}", self.address))
+            .header("content-type", content_type)
+            .body(body.to_string());
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("the request is sent");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.expect("a body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Reply { status, headers, body }
+    }
+
+    /// Issue a token with `role` (and `player` for players) using the admin token.
+    pub async fn token(&self, role: &str, player: Option<&str>) -> String {
+        let reply = self
+            .request("POST", "/v1/tokens", Some(ADMIN_TOKEN), Some(json!({"role": role, "player": player})))
+            .await;
+        assert_eq!(reply.status, 201, "token issued: {:?}", reply.body);
+        reply.body["token"].as_str().expect("a token").to_string()
+    }
+}
+
+/// A small battle between Sai Rei (Coalition, alice) and the Plague Host (Phyrexia, bob).
+pub fn sample_battle(deadline: &str, seed: Option<&str>) -> Value {
+    json!({
+        "armies": {
+            "a": {"name": "Sai Rei", "team": "coalition", "rank": "cpl_lt_commander", "controller": "alice",
+                  "slots": [{"creature": "Kris Mage", "colors": ["red"], "power": 1, "toughness": 1, "troops": 5000},
+                            {"creature": "Grizzly Bears", "colors": ["green"], "power": 2, "toughness": 2, "troops": 2500}]},
+            "b": {"name": "Plague Host", "team": "phyrexia", "rank": "cpl_lt_commander", "controller": "bob",
+                  "slots": [{"creature": "Phyrexian Broodlings", "colors": ["black"], "power": 2, "toughness": 2, "troops": 5000},
+                            {"creature": "Phyrexian Ghoul", "colors": ["black"], "power": 2, "toughness": 2, "troops": 2500}]}
+        },
+        "engagement": {"kind": "attack", "attacker": "a"},
+        "terrain": "plains",
+        "strategy_deadline": deadline,
+        "seed": seed,
+    })
+}

@@ -376,6 +376,7 @@ pub async fn get_strategy(
     params(("battle_id" = Uuid, Path, description = "the battle id")),
     responses(
         (status = 200, description = "recorded", body = CommandResponse),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "bonus out of range (seed 003 §4.2.1)", body = Problem, content_type = "application/problem+json"),
     ),
@@ -398,6 +399,7 @@ pub async fn assign_strategy_bonus(
     params(("battle_id" = Uuid, Path, description = "the battle id")),
     responses(
         (status = 200, description = "resolved; the events carry every die", body = CommandResponse),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "too early, or a strategy bonus is missing", body = Problem, content_type = "application/problem+json"),
     ),
@@ -419,6 +421,7 @@ pub async fn resolve_battle(
     params(("battle_id" = Uuid, Path, description = "the battle id")),
     responses(
         (status = 200, description = "recorded", body = CommandResponse),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "not resolved yet, or losses do not fit the army", body = Problem, content_type = "application/problem+json"),
     ),
@@ -440,6 +443,7 @@ pub async fn override_casualties(
     params(("battle_id" = Uuid, Path, description = "the battle id")),
     responses(
         (status = 200, description = "revealed", body = CommandResponse),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such battle", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "already revealed", body = Problem, content_type = "application/problem+json"),

@@ -1,0 +1,106 @@
+//! The `herald` binary: `verify` on a data directory, and the first-start admin token.
+
+use std::{
+    io::{BufRead, BufReader},
+    process::{Command, Stdio},
+    sync::Arc,
+};
+
+use chrono::{TimeZone, Utc};
+use herald_api::app::{CommandMeta, Service};
+use herald_domain::{
+    coalition::battle::{BattleCommand, CoalitionBattle},
+    Actor, Role,
+};
+use herald_projections::Catalog;
+use herald_store::{EventStore, SledStore};
+
+mod support;
+
+#[test]
+fn herald_verify_reports_a_resolved_battle_as_verified() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let stream = {
+        let store: Arc<dyn EventStore> = Arc::new(SledStore::open(dir.path()).expect("store"));
+        let catalog = Arc::new(Catalog::rebuild(store.as_ref()).expect("catalog"));
+        let service = Service::new(store, catalog);
+        support::play_battle(&service)
+    };
+    let output = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["verify", &stream, "--data-dir"])
+        .arg(dir.path())
+        .output()
+        .expect("herald runs");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    assert!(output.status.success(), "{report}");
+    assert_eq!(report["result"], "verified");
+    assert_eq!(report["seed"], "revealed");
+}
+
+#[test]
+fn first_start_without_an_admin_token_prints_one_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first_line = |dir: &std::path::Path| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
+            .args(["serve", "--port", "0", "--data-dir"])
+            .arg(dir)
+            .env_remove("HERALD_ADMIN_TOKEN")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("herald starts");
+        // The server logs "herald listening" to stderr once it is bound; stdout has the token.
+        let stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        for line in stderr.lines() {
+            if line.expect("a line").contains("herald listening") {
+                break;
+            }
+        }
+        child.kill().expect("stopped");
+        let mut stdout = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().expect("stdout"), &mut stdout).expect("read");
+        child.wait().expect("waited");
+        stdout
+    };
+    let first = first_line(dir.path());
+    assert!(first.contains("generated admin token"), "first start prints the token: {first:?}");
+    assert!(first.contains("hrd_"));
+    let second = first_line(dir.path());
+    assert!(!second.contains("hrd_"), "the token is printed only once: {second:?}");
+}
+
+#[test]
+fn a_rebuilt_catalog_equals_the_live_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store: Arc<dyn EventStore> = Arc::new(SledStore::open(dir.path()).expect("store"));
+    let live = Arc::new(Catalog::rebuild(store.as_ref()).expect("catalog"));
+    let service = Service::new(store.clone(), live.clone());
+    support::play_battle(&service);
+    support::play_battle(&service);
+    let rebuilt = Catalog::rebuild(store.as_ref()).expect("rebuilt");
+    assert!(live.same_as(&rebuilt), "projections rebuilt from $all equal the live ones");
+    assert_eq!(live.battles().len(), 2);
+}
+
+#[test]
+fn a_sealed_seed_is_kept_out_of_the_event_log() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store: Arc<dyn EventStore> = Arc::new(SledStore::open(dir.path()).expect("store"));
+    let catalog = Arc::new(Catalog::rebuild(store.as_ref()).expect("catalog"));
+    let service = Service::new(store.clone(), catalog);
+    let seed = [7u8; 32];
+    let stream = support::create_battle(&service, Some(seed));
+    let log = serde_json::to_string(&store.read_all(0, 1000).expect("read")).expect("json");
+    assert!(!log.contains(&hex::encode(seed)), "the seed is not in the log before it is revealed");
+    let meta = CommandMeta {
+        actor: Actor::new("judge", Role::Judge),
+        recorded_at: Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap(),
+        idempotency_key: None,
+        correlation_id: None,
+        expected_version: None,
+    };
+    let reveal = BattleCommand::RevealSeed { seed: hex::encode(seed) };
+    service.execute::<CoalitionBattle>(&stream, reveal, meta).expect("revealed");
+    let log = serde_json::to_string(&store.read_all(0, 1000).expect("read")).expect("json");
+    assert!(log.contains(&hex::encode(seed)), "after the reveal the seed is public");
+}
