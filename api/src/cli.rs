@@ -8,7 +8,7 @@ use crate::config::{LogFormat, Settings};
 
 /// Herald: an event-sourced referee service for tabletop wargame campaigns.
 #[derive(Debug, Parser)]
-#[command(name = "herald", version, about)]
+#[command(name = "herald", version, about = "Herald: an event-sourced referee service for tabletop wargame campaigns")]
 pub struct Cli {
     /// What to do (default: serve).
     #[command(subcommand)]

@@ -136,8 +136,33 @@ impl Service {
             }
         };
         self.catalog.catch_up(self.store.as_ref())?;
-        self.apply_policies::<D>(stream, &meta, &command_id)?;
+        let mut outcome = outcome;
+        if !outcome.replayed {
+            // What the service appends on its own in consequence (the seed reveal when a battle
+            // ends) is part of this request's answer, so the caller's version stays current.
+            if let Some(follow_up) = self.apply_policies::<D>(stream, &meta, &command_id)? {
+                outcome.version = follow_up.version;
+                outcome.events.extend(follow_up.events);
+            }
+        }
         Ok(outcome)
+    }
+
+    /// The outcome of an earlier `create_battle` by `actor` under `idempotency_key`, if any: a
+    /// retried creation must answer with the battle it opened, not seal a seed for a new one.
+    pub fn replayed_creation(&self, actor: &Actor, idempotency_key: &str) -> Result<Option<CommandOutcome>, ApiError> {
+        let command_id = format!("idem:{}:{idempotency_key}", actor.id);
+        let Some(stored) = self.store.stored_command(&command_id)? else { return Ok(None) };
+        let created = stored.first_version == 0
+            && stored.command.as_ref().and_then(|record| record.pointer("/command/type")).and_then(|t| t.as_str())
+                == Some("create_battle");
+        if !created {
+            return Err(ApiError::Conflict(format!(
+                "this Idempotency-Key was already used for a request to {}",
+                stored.stream
+            )));
+        }
+        self.replay_of(&stored.stream, &command_id)
     }
 
     fn replay_of(&self, stream: &str, command_id: &str) -> Result<Option<CommandOutcome>, ApiError> {
@@ -232,18 +257,23 @@ impl Service {
 
     /// Rules the service applies on its own after an append: a battle that ended has its seed
     /// revealed (DESIGN.md "Dice that anyone can check").
-    fn apply_policies<D: Decider>(&self, stream: &str, meta: &CommandMeta, command_id: &str) -> Result<(), ApiError> {
-        let Some((state, _)) = self.load::<D>(stream, None)? else { return Ok(()) };
+    fn apply_policies<D: Decider>(
+        &self,
+        stream: &str,
+        meta: &CommandMeta,
+        command_id: &str,
+    ) -> Result<Option<CommandOutcome>, ApiError> {
+        let Some((state, _)) = self.load::<D>(stream, None)? else { return Ok(None) };
         let due = D::dice(&state).is_some_and(|cursor| cursor.reveal_due);
-        let Some(server_seed) = due.then(|| self.sealed_seed(stream)).transpose()?.flatten() else { return Ok(()) };
-        let Some(reveal) = D::reveal_seed(hex::encode(server_seed)) else { return Ok(()) };
+        let Some(server_seed) = due.then(|| self.sealed_seed(stream)).transpose()?.flatten() else { return Ok(None) };
+        let Some(reveal) = D::reveal_seed(hex::encode(server_seed)) else { return Ok(None) };
         let policy = CommandMeta {
             actor: Actor::system(),
             idempotency_key: Some(format!("reveal-after:{command_id}")),
             expected_version: None,
             ..meta.clone()
         };
-        self.execute::<D>(stream, reveal, policy).map(|_| ())
+        self.execute::<D>(stream, reveal, policy).map(Some)
     }
 }
 
