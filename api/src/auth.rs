@@ -140,7 +140,8 @@ fn principal(req: &HttpRequest) -> Result<Option<Actor>, ApiError> {
     let Some(header) = req.headers().get(actix_web::http::header::AUTHORIZATION) else {
         return Ok(None);
     };
-    let value = header.to_str().map_err(|_| ApiError::Unauthenticated("the Authorization header is not text".into()))?;
+    let value =
+        header.to_str().map_err(|_| ApiError::Unauthenticated("the Authorization header is not text".into()))?;
     let token = value
         .strip_prefix("Bearer ")
         .ok_or_else(|| ApiError::Unauthenticated("use `Authorization: Bearer <token>`".into()))?;
@@ -160,7 +161,9 @@ impl FromRequest for Authenticated {
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         let result = principal(req).and_then(|actor| {
-            actor.map(Authenticated).ok_or_else(|| ApiError::Unauthenticated("this request needs a bearer token".into()))
+            actor
+                .map(Authenticated)
+                .ok_or_else(|| ApiError::Unauthenticated("this request needs a bearer token".into()))
         });
         Box::pin(async move { result })
     }

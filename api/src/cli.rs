@@ -118,4 +118,3 @@ fn verify(args: &ServeArgs, stream: &str) -> anyhow::Result<ExitCode> {
     println!("{}", serde_json::to_string_pretty(&report)?);
     Ok(if report.verified { ExitCode::SUCCESS } else { ExitCode::from(2) })
 }
-

@@ -107,7 +107,8 @@ impl ApiError {
     /// The problem body.
     pub fn problem(&self) -> Problem {
         let (kind, detail, rule) = self.parts();
-        let (_, status, title) = CODES.iter().find(|(code, ..)| *code == kind).copied().unwrap_or(("internal", 500, "Internal error"));
+        let (_, status, title) =
+            CODES.iter().find(|(code, ..)| *code == kind).copied().unwrap_or(("internal", 500, "Internal error"));
         let code = match self {
             Self::Rule(rule) => rule.code.clone(),
             Self::Forbidden { code, .. } => code.clone(),

@@ -39,11 +39,10 @@ impl Application {
     /// Open the store, rebuild projections, load tokens and bind the listener.
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let data_dir = settings.data_dir.clone();
-        let store: Arc<dyn EventStore> = Arc::new(
-            web::block(move || SledStore::open(&data_dir))
-                .await?
-                .map_err(|error| anyhow::anyhow!("cannot open the event log in {}: {error}", settings.data_dir.display()))?,
-        );
+        let store: Arc<dyn EventStore> =
+            Arc::new(web::block(move || SledStore::open(&data_dir)).await?.map_err(|error| {
+                anyhow::anyhow!("cannot open the event log in {}: {error}", settings.data_dir.display())
+            })?);
         let rebuild_store = store.clone();
         let catalog = Arc::new(web::block(move || Catalog::rebuild(rebuild_store.as_ref())).await??);
         let (tokens, generated) = Tokens::load(store.as_ref(), settings.admin_token.as_deref())?;
@@ -89,9 +88,17 @@ impl Application {
                         }
                         if let Some(state) = state {
                             state.metrics.requests.with_label_values(&[&route, &method, status.as_str()]).inc();
-                            state.metrics.latency.with_label_values(&[&route, &method]).observe(started.elapsed().as_secs_f64());
+                            state
+                                .metrics
+                                .latency
+                                .with_label_values(&[&route, &method])
+                                .observe(started.elapsed().as_secs_f64());
                         }
-                        tracing::info!(status = status.as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "handled");
+                        tracing::info!(
+                            status = status.as_u16(),
+                            elapsed_ms = started.elapsed().as_millis() as u64,
+                            "handled"
+                        );
                         Ok(response)
                     }
                     .instrument(span)
@@ -106,6 +113,11 @@ impl Application {
     /// The port actually bound (useful with port 0).
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// A handle that stops the server (tests use it to restart on the same data directory).
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
     }
 
     /// Serve until stopped (Ctrl-C or SIGTERM stop it gracefully).

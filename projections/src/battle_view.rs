@@ -16,7 +16,7 @@ use herald_domain::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::redact::Viewer;
+use crate::redact::{tied_reason, Viewer};
 
 /// A battle as served by `GET /v1/battles/{id}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -76,6 +76,17 @@ pub struct SideView {
     pub casualties: Option<Casualties>,
 }
 
+/// How a tie in pairs won was broken, as the reader may see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct TieBreakView {
+    /// The tie rule applied.
+    pub rule: TieRule,
+    /// Roll-off dice as drawn, side A and side B per round.
+    pub roll_off: Vec<Sides<Draw>>,
+    /// Roll-off modified totals (judges only).
+    pub roll_off_totals: Option<Vec<Sides<u32>>>,
+}
+
 /// The dice and the outcome.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ResultView {
@@ -89,8 +100,8 @@ pub struct ResultView {
     pub pairs: Vec<PairWinner>,
     /// Pairs won per side.
     pub pairs_won: Sides<u8>,
-    /// How a tie was broken (judges only in full).
-    pub tie_break: Option<TieBreak>,
+    /// How a tie in pairs won was broken.
+    pub tie_break: Option<TieBreakView>,
     /// Why the winner won.
     pub decided_by: String,
     /// A side that ran away.
@@ -154,7 +165,15 @@ struct Resolution {
 fn resolution(state: &BattleState) -> Option<Resolution> {
     match state.resolution.as_ref()? {
         BattleEvent::BattleResolved {
-            bonuses, stratless, dice, pairs, pairs_won, tie_break, decided_by, running_away, ..
+            bonuses,
+            stratless,
+            dice,
+            pairs,
+            pairs_won,
+            tie_break,
+            decided_by,
+            running_away,
+            ..
         } => Some(Resolution {
             bonuses: bonuses.clone(),
             stratless: stratless.clone(),
@@ -171,50 +190,28 @@ fn resolution(state: &BattleState) -> Option<Resolution> {
 
 impl Resolution {
     fn into_view(self, judge: bool) -> ResultView {
-        let tie_break = self.tie_break.map(|mut tie| {
-            if !judge {
-                tie.decided_by = tie.rule_label();
-                tie.roll_off.iter_mut().for_each(|round| {
-                    round.a.total = 0;
-                    round.b.total = 0;
-                });
+        let decided_by = match (&self.tie_break, judge) {
+            (Some(tie), false) => {
+                let rule = serde_json::to_value(tie.rule).ok().and_then(|v| v.as_str().map(str::to_string));
+                tied_reason(u64::from(self.pairs_won.a), u64::from(self.pairs_won.b), rule.as_deref().unwrap_or(""))
             }
-            tie
-        });
+            _ => self.decided_by,
+        };
         ResultView {
             stratless: self.stratless,
             dice: self.dice.map(|_, dice| dice.iter().map(|die| die.draw.clone()).collect()),
             totals: judge.then(|| self.dice.map(|_, dice| dice.iter().map(|die| die.total).collect())),
             pairs: self.pairs,
             pairs_won: self.pairs_won,
-            tie_break,
-            decided_by: if judge { self.decided_by } else { public_reason(&self.decided_by) },
+            tie_break: self.tie_break.map(|tie| TieBreakView {
+                rule: tie.rule,
+                roll_off: tie.roll_off.iter().map(|round| round.map(|_, die| die.draw.clone())).collect(),
+                roll_off_totals: judge
+                    .then(|| tie.roll_off.iter().map(|round| round.map(|_, die| die.total)).collect()),
+            }),
+            decided_by,
             running_away: self.running_away,
         }
-    }
-}
-
-/// The part of a judge's reason that gives no totals away.
-fn public_reason(reason: &str) -> String {
-    if reason.chars().any(|c| c.is_ascii_digit()) && reason.contains("total") {
-        "higher total".to_string()
-    } else {
-        reason.to_string()
-    }
-}
-
-trait RuleLabel {
-    fn rule_label(&self) -> String;
-}
-
-impl RuleLabel for TieBreak {
-    fn rule_label(&self) -> String {
-        match self.rule {
-            TieRule::HigherTotal => "tie in pairs won: higher total of the four dice",
-            TieRule::Defender => "tie in pairs won: the defender wins",
-            TieRule::RollOff => "tie in pairs won: roll-off",
-        }
-        .to_string()
     }
 }
 

@@ -89,7 +89,7 @@ pub struct EventFilter {
 impl EventFilter {
     /// Whether `event` passes the filter.
     pub fn matches(&self, event: &RecordedEvent) -> bool {
-        (self.types.is_empty() || self.types.iter().any(|t| *t == event.event_type))
+        (self.types.is_empty() || self.types.contains(&event.event_type))
             && self.actor.as_ref().is_none_or(|actor| *actor == event.actor)
     }
 }

@@ -84,11 +84,13 @@ pub fn redact_battle_event(data: &mut Value, battle: &BattleState, viewer: &View
                     hide(round, &["b", "total"]);
                 }
             }
-            if let Some(decided_by) = data.get_mut("tie_break").and_then(|t| t.get_mut("decided_by")) {
-                // "higher total 52 to 47" would give the totals away.
-                if decided_by.as_str().is_some_and(|text| text.contains("total")) {
-                    *decided_by = Value::String("higher total".into());
-                }
+            let tie_rule = data.pointer("/tie_break/rule").and_then(Value::as_str).map(str::to_string);
+            if let Some(rule) = tie_rule {
+                let pairs =
+                    |side: &str| data.pointer(&format!("/pairs_won/{side}")).and_then(Value::as_u64).unwrap_or(0);
+                let reason = tied_reason(pairs("a"), pairs("b"), &rule);
+                data["decided_by"] = Value::String(reason.clone());
+                data["tie_break"]["decided_by"] = Value::String(reason);
             }
         }
         _ => {}
@@ -106,4 +108,15 @@ fn hide(data: &mut Value, path: &[&str]) {
         }
         cursor = next;
     }
+}
+
+/// The public reason of a battle decided by a tie rule: the judge's own reason quotes the
+/// modified totals, which would reveal the size bonus (seed 003 §4.2.2).
+pub fn tied_reason(pairs_a: u64, pairs_b: u64, rule: &str) -> String {
+    let how = match rule {
+        "higher_total" => "the higher total of the four modified dice",
+        "defender" => "the defender wins (seed 003 §4.1.2.3)",
+        _ => "a roll-off",
+    };
+    format!("pairs tied {pairs_a} to {pairs_b}; decided by {how}")
 }

@@ -97,7 +97,9 @@ impl Service {
             None => {
                 use rand_core::{OsRng, TryRngCore};
                 let mut seed = [0u8; 32];
-                OsRng.try_fill_bytes(&mut seed).map_err(|e| ApiError::internal(anyhow::anyhow!("OS randomness: {e}")))?;
+                OsRng
+                    .try_fill_bytes(&mut seed)
+                    .map_err(|e| ApiError::internal(anyhow::anyhow!("OS randomness: {e}")))?;
                 seed
             }
         };
@@ -119,7 +121,12 @@ impl Service {
     }
 
     /// Run `command` against `stream`. Blocking: call from a blocking thread.
-    pub fn execute<D: Decider>(&self, stream: &str, command: D::Command, meta: CommandMeta) -> Result<CommandOutcome, ApiError> {
+    pub fn execute<D: Decider>(
+        &self,
+        stream: &str,
+        command: D::Command,
+        meta: CommandMeta,
+    ) -> Result<CommandOutcome, ApiError> {
         let command_id = match &meta.idempotency_key {
             Some(key) => format!("idem:{}:{key}", meta.actor.id),
             None => uuid::Uuid::now_v7().to_string(),
@@ -175,7 +182,16 @@ impl Service {
         }
         let count = usize::try_from(stored.last_version - stored.first_version + 1).unwrap_or(usize::MAX);
         let events = self.store.read_stream(stream, stored.first_version, Direction::Forwards, count)?;
-        Ok(Some(CommandOutcome { stream: stream.to_string(), version: stored.last_version, events, replayed: true }))
+        let mut outcome =
+            CommandOutcome { stream: stream.to_string(), version: stored.last_version, events, replayed: true };
+        // The first answer included what the service appended in consequence (the seed reveal,
+        // see `apply_policies`); a replay answers the same.
+        let follow_up = format!("idem:{}:{}", Actor::system().id, policy_key(command_id));
+        if let Some(policy) = self.replay_of(stream, &follow_up)? {
+            outcome.version = policy.version;
+            outcome.events.extend(policy.events);
+        }
+        Ok(Some(outcome))
     }
 
     fn decide_and_append<D: Decider>(
@@ -198,10 +214,16 @@ impl Service {
             }
         }
         let dice = self.tape::<D>(stream, &state)?;
-        let mut context = Context { stream: stream.to_string(), actor: meta.actor.clone(), recorded_at: meta.recorded_at, dice };
+        let mut context =
+            Context { stream: stream.to_string(), actor: meta.actor.clone(), recorded_at: meta.recorded_at, dice };
         let events = D::decide(&state, command, &mut context)?;
         if events.is_empty() {
-            return Ok(CommandOutcome { stream: stream.into(), version: version.unwrap_or(0), events: vec![], replayed: false });
+            return Ok(CommandOutcome {
+                stream: stream.into(),
+                version: version.unwrap_or(0),
+                events: vec![],
+                replayed: false,
+            });
         }
         let record = CommandRecord {
             rules: D::RULES.to_string(),
@@ -250,7 +272,9 @@ impl Service {
             .sealed_seed(stream)?
             .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
         if seed::commitment(&server_seed) != cursor.commitment {
-            return Err(ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} does not match its commitment")));
+            return Err(ApiError::internal(anyhow::anyhow!(
+                "the sealed seed of {stream} does not match its commitment"
+            )));
         }
         Ok(DiceTape::new(seed::effective_seed(&server_seed, stream, &cursor.contributions), cursor.next_word))
     }
@@ -269,12 +293,17 @@ impl Service {
         let Some(reveal) = D::reveal_seed(hex::encode(server_seed)) else { return Ok(None) };
         let policy = CommandMeta {
             actor: Actor::system(),
-            idempotency_key: Some(format!("reveal-after:{command_id}")),
+            idempotency_key: Some(policy_key(command_id)),
             expected_version: None,
             ..meta.clone()
         };
         self.execute::<D>(stream, reveal, policy).map(Some)
     }
+}
+
+/// The idempotency key of what the service appends in consequence of command `command_id`.
+fn policy_key(command_id: &str) -> String {
+    format!("reveal-after:{command_id}")
 }
 
 /// Read a whole stream, or its events up to version `at`.

@@ -194,7 +194,10 @@ fn check_group<D: Decider>(
         return Ok(Some(Difference { reason: format!("command {command_id} is not stored"), ..difference_at(first) }));
     };
     let Ok(command) = serde_json::from_value::<D::Command>(record.command.clone()) else {
-        return Ok(Some(Difference { reason: format!("command {command_id} does not decode"), ..difference_at(first) }));
+        return Ok(Some(Difference {
+            reason: format!("command {command_id} does not decode"),
+            ..difference_at(first)
+        }));
     };
     let state = D::fold(before.iter());
     let dice = match (D::dice(&state), server_seed) {
@@ -203,7 +206,8 @@ fn check_group<D: Decider>(
         }
         _ => DiceTape::unavailable(),
     };
-    let mut context = Context { stream: stream.to_string(), actor: record.actor, recorded_at: record.recorded_at, dice };
+    let mut context =
+        Context { stream: stream.to_string(), actor: record.actor, recorded_at: record.recorded_at, dice };
     let replayed = match D::decide(&state, &command, &mut context) {
         Ok(events) => events,
         Err(error) => {

@@ -6,7 +6,9 @@ use chrono::{DateTime, Utc};
 use herald_domain::{
     coalition::{
         army::ArmySpec,
-        battle::{command::Engagement, state::BattleStatus, BattleCommand, BattleOptions, CoalitionBattle, SideId, Sides},
+        battle::{
+            command::Engagement, state::BattleStatus, BattleCommand, BattleOptions, CoalitionBattle, SideId, Sides,
+        },
     },
     dice::seed,
     Actor,
@@ -216,9 +218,21 @@ pub async fn create_battle(
             rule: Some("seed 003 §1.3".into()),
         });
     }
+    let state = state(&req)?;
+    if let Some(key) = command_meta(&req, actor.clone())?.idempotency_key {
+        // A retry of a creation answers with the battle opened the first time.
+        let (worker, retrying) = (state.clone(), actor.clone());
+        if let Some(outcome) = blocking(move || worker.service.replayed_creation(&retrying, &key)).await? {
+            let location = format!("/v1/battles/{}", outcome.stream.trim_start_matches("battle-"));
+            let mut response = command_response(&state, &actor, outcome, true);
+            response
+                .headers_mut()
+                .insert(header::LOCATION, header::HeaderValue::from_str(&location).map_err(ApiError::internal)?);
+            return Ok(response);
+        }
+    }
     let battle_id = Uuid::now_v7();
     let stream = stream_of(battle_id);
-    let state = state(&req)?;
     let worker = state.clone();
     let commitment = blocking(move || worker.service.seal_seed(&stream, supplied)).await?;
     let command = BattleCommand::CreateBattle {
@@ -363,12 +377,18 @@ pub async fn get_strategy(
             rule: Some("seed 003 §4.1.1".into()),
         });
     }
-    let strategy = entry.state.sides.get(side).strategy.clone().ok_or_else(|| {
-        ApiError::NotFound(format!("side {side} has not submitted a strategy"))
-    })?;
-    Ok(HttpResponse::Ok()
-        .insert_header(etag(entry.version))
-        .json(StrategyView { side, strategy: strategy.text, submitted_at: strategy.at }))
+    let strategy = entry
+        .state
+        .sides
+        .get(side)
+        .strategy
+        .clone()
+        .ok_or_else(|| ApiError::NotFound(format!("side {side} has not submitted a strategy")))?;
+    Ok(HttpResponse::Ok().insert_header(etag(entry.version)).json(StrategyView {
+        side,
+        strategy: strategy.text,
+        submitted_at: strategy.at,
+    }))
 }
 
 /// Assign a side's strategy bonus, 0–10 (battle judge, seed 003 §4.2.1).
@@ -409,11 +429,23 @@ pub async fn resolve_battle(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<Uuid>,
-    body: Option<web::Json<ResolveRequest>>,
-) -> Result<HttpResponse, ApiError> {
-    let body = body.map(web::Json::into_inner).unwrap_or_default();
+    body: Result<web::Json<ResolveRequest>, actix_web::Error>,
+) -> Result<HttpResponse, actix_web::Error> {
+    // No body means no options; a body that does not parse is refused, not ignored (a typo in
+    // `running_away` must not resolve the battle as if nobody ran).
+    let body = match body {
+        Ok(body) => body.into_inner(),
+        Err(_) if has_no_body(&req) => ResolveRequest::default(),
+        Err(error) => return Err(error),
+    };
     let command = BattleCommand::ResolveBattle { running_away: body.running_away };
-    run(&req, actor, path.into_inner(), command, false).await
+    Ok(run(&req, actor, path.into_inner(), command, false).await?)
+}
+
+/// Whether a request came without a body (no or a zero `Content-Length`, not chunked).
+fn has_no_body(req: &HttpRequest) -> bool {
+    let length = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).map(str::trim);
+    matches!(length, None | Some("0")) && !req.headers().contains_key(header::TRANSFER_ENCODING)
 }
 
 /// Replace a side's casualties, with a recorded reason (battle judge, seed 003 §4.2.5).
@@ -466,7 +498,8 @@ pub async fn reveal_seed(
     }
     let state = state(&req)?;
     let worker = state.clone();
-    let sealed = blocking(move || worker.service.sealed_seed(&stream)).await?.ok_or_else(|| not_found(&stream_of(battle_id)))?;
+    let sealed =
+        blocking(move || worker.service.sealed_seed(&stream)).await?.ok_or_else(|| not_found(&stream_of(battle_id)))?;
     run(&req, actor, battle_id, BattleCommand::RevealSeed { seed: hex::encode(sealed) }, false).await
 }
 
@@ -489,13 +522,19 @@ pub async fn verify_battle(
 }
 
 /// Run a verification for `actor` and shape the answer.
-pub async fn verify_response(req: &HttpRequest, actor: Option<Actor>, stream: String) -> Result<HttpResponse, ApiError> {
+pub async fn verify_response(
+    req: &HttpRequest,
+    actor: Option<Actor>,
+    stream: String,
+) -> Result<HttpResponse, ApiError> {
     let state = state(req)?;
     let judge = actor.as_ref().is_some_and(Actor::is_judge);
     let report: VerifyReport = blocking(move || {
         verify_stream(state.store.as_ref(), &stream, judge).map_err(|error| match error {
             VerifyError::NotFound(stream) => not_found(&stream),
-            VerifyError::Unsupported(stream) => ApiError::NotFound(format!("{stream} is not a stream Herald can verify")),
+            VerifyError::Unsupported(stream) => {
+                ApiError::NotFound(format!("{stream} is not a stream Herald can verify"))
+            }
             VerifyError::Sealed(_) => ApiError::Forbidden {
                 code: "verify.seed_sealed".into(),
                 detail: error.to_string(),

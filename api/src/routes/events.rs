@@ -11,7 +11,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{blocking, state};
-use crate::{auth::MaybeAuthenticated, problem::{ApiError, Problem}};
+use crate::{
+    auth::MaybeAuthenticated,
+    problem::{ApiError, Problem},
+};
 
 /// Most events a page may hold.
 const MAX_LIMIT: usize = 1000;
@@ -179,10 +182,8 @@ pub async fn stream_events(
     let state = state(&req)?;
     let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
     let (page, version) = blocking(move || {
-        let version = state
-            .store
-            .stream_version(&stream)?
-            .ok_or_else(|| ApiError::NotFound(format!("no stream {stream}")))?;
+        let version =
+            state.store.stream_version(&stream)?.ok_or_else(|| ApiError::NotFound(format!("no stream {stream}")))?;
         let mut redactor = Redactor { catalog: state.service.catalog(), viewer, battles: HashMap::new() };
         let mut events = Vec::new();
         let mut cursor = from;
@@ -274,7 +275,8 @@ pub async fn live_events(
                 };
                 if let Some(last) = batch.last() {
                     let next = last.position + 1;
-                    let mut redactor = Redactor { catalog: state.service.catalog(), viewer: viewer.clone(), battles: HashMap::new() };
+                    let mut redactor =
+                        Redactor { catalog: state.service.catalog(), viewer: viewer.clone(), battles: HashMap::new() };
                     let mut text = String::new();
                     for event in batch.iter().filter(|event| filter.matches(event)) {
                         let view = redactor.view(event);

@@ -42,7 +42,8 @@ pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
         Ok(Readiness { status: status.into(), head, projected, undecodable })
     })
     .await?;
-    Ok(if readiness.status == "ready" { HttpResponse::Ok() } else { HttpResponse::ServiceUnavailable() }.json(readiness))
+    Ok(if readiness.status == "ready" { HttpResponse::Ok() } else { HttpResponse::ServiceUnavailable() }
+        .json(readiness))
 }
 
 /// Prometheus metrics.

@@ -20,9 +20,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(health::readyz)
         .service(health::metrics)
         .service(web::resource("/openapi.json").route(web::get().to(openapi_json)))
-        .service(web::resource("/docs").route(web::get().to(|| async {
-            HttpResponse::Found().insert_header((header::LOCATION, "/docs/")).finish()
-        })))
+        .service(web::resource("/docs").route(
+            web::get().to(|| async { HttpResponse::Found().insert_header((header::LOCATION, "/docs/")).finish() }),
+        ))
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::spec()))
         .service(
             web::scope("/v1")
