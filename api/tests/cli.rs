@@ -104,3 +104,33 @@ fn a_sealed_seed_is_kept_out_of_the_event_log() {
     let log = serde_json::to_string(&store.read_all(0, 1000).expect("read")).expect("json");
     assert!(log.contains(&hex::encode(seed)), "after the reveal the seed is public");
 }
+
+#[test]
+fn the_stand_alone_python_checker_recomputes_every_die_of_a_battle() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store: Arc<dyn EventStore> = Arc::new(SledStore::open(dir.path()).expect("store"));
+    let catalog = Arc::new(Catalog::rebuild(store.as_ref()).expect("catalog"));
+    let service = Service::new(store.clone(), catalog);
+    let stream = support::play_battle(&service);
+    let events = store.read_stream(&stream, 0, herald_store::Direction::Forwards, 100).expect("events");
+    let viewer = herald_projections::Viewer::public();
+    let page = |events: &[herald_store::RecordedEvent]| {
+        let views: Vec<_> = events.iter().map(|e| herald_projections::EventView::new(e, None, &viewer)).collect();
+        serde_json::json!({ "events": views, "next": null })
+    };
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/verify_dice.py");
+    let check = |page: serde_json::Value| {
+        let file = dir.path().join("events.json");
+        std::fs::write(&file, page.to_string()).expect("written");
+        Command::new("python3").arg(script).arg("--events").arg(&file).output().expect("python3 runs")
+    };
+    let honest = check(page(&events));
+    assert!(honest.status.success(), "{}", String::from_utf8_lossy(&honest.stdout));
+
+    let mut tampered = events.clone();
+    let resolved = tampered.iter_mut().find(|e| e.event_type == "coalition.BattleResolved").expect("resolved");
+    let value = resolved.data.pointer_mut("/dice/b/2/draw/value").expect("a die");
+    *value = serde_json::json!(value.as_u64().expect("a number") % 20 + 1);
+    let caught = check(page(&tampered));
+    assert!(!caught.status.success(), "a changed die is caught by the outsider's checker");
+}
