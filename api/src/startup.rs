@@ -105,6 +105,8 @@ impl Application {
                 })
                 .configure(crate::routes::configure)
         })
+        // Long-lived SSE connections would otherwise hold a graceful stop for actix's default 30 s.
+        .shutdown_timeout(5)
         .listen(listener)?
         .run();
         Ok(Self { port, server })

@@ -5,6 +5,8 @@
 //!   once the battle has ended (seed 003 §4.1.1: strategies are e-mailed to the judge);
 //! - the size bonus, the size formula and the modified dice totals (from which the size bonus
 //!   could be read back) are visible to judges only (seed 003 §4.2.2: "that formula is secret");
+//! - strategy bonuses (and the judge's notes on them) are visible to judges only until the
+//!   battle has ended;
 //! - the seed itself never appears in an event until it is revealed.
 
 use herald_domain::{
@@ -69,6 +71,12 @@ pub fn redact_battle_event(data: &mut Value, battle: &BattleState, viewer: &View
             if !viewer.may_read_strategy(battle, side) {
                 data["strategy"] = Value::String(HIDDEN.into());
             }
+        }
+        // Strategy bonuses are the judge's until the battle is resolved (docs/API.md "Hidden
+        // information"), as in the battle view.
+        Some("strategy_bonus_assigned") if !battle.ended() => {
+            hide(data, &["bonus"]);
+            hide(data, &["note"]);
         }
         Some("battle_created") => hide(data, &["options", "size_formula"]),
         Some("battle_resolved") => {

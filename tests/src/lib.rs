@@ -89,6 +89,16 @@ impl TestApp {
         self._dir.take()
     }
 
+    /// Stop the server without waiting for open connections to finish (graceful shutdown waits
+    /// up to 30 s for long-lived responses such as Server-Sent Events).
+    pub async fn stop_now(mut self) -> Option<tempfile::TempDir> {
+        self.handle.stop(false).await;
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+        self._dir.take()
+    }
+
     /// Stop and start again on the same data directory.
     pub async fn restart(self) -> TestApp {
         let data_dir = self.data_dir.clone();
@@ -153,9 +163,8 @@ impl TestApp {
 
     /// Issue a token with `role` (and `player` for players) using the admin token.
     pub async fn token(&self, role: &str, player: Option<&str>) -> String {
-        let reply = self
-            .request("POST", "/v1/tokens", Some(ADMIN_TOKEN), Some(json!({"role": role, "player": player})))
-            .await;
+        let reply =
+            self.request("POST", "/v1/tokens", Some(ADMIN_TOKEN), Some(json!({"role": role, "player": player}))).await;
         assert_eq!(reply.status, 201, "token issued: {:?}", reply.body);
         reply.body["token"].as_str().expect("a token").to_string()
     }

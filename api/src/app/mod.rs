@@ -64,10 +64,16 @@ pub struct CommandOutcome {
     pub replayed: bool,
 }
 
+/// Lock stripes that serialize decisions on one stream within this process.
+const STREAM_LOCKS: usize = 64;
+
 /// The application service, shared by every handler.
 pub struct Service {
     store: Arc<dyn EventStore>,
     catalog: Arc<Catalog>,
+    /// Writers to the same stream take turns here, so they decide on each other's results
+    /// instead of racing to a conflict; the expected version still guards across processes.
+    stream_locks: Vec<std::sync::Mutex<()>>,
 }
 
 fn seed_key(stream: &str) -> String {
@@ -77,7 +83,7 @@ fn seed_key(stream: &str) -> String {
 impl Service {
     /// A service over `store`, keeping `catalog` caught up.
     pub fn new(store: Arc<dyn EventStore>, catalog: Arc<Catalog>) -> Self {
-        Self { store, catalog }
+        Self { store, catalog, stream_locks: (0..STREAM_LOCKS).map(|_| std::sync::Mutex::new(())).collect() }
     }
 
     /// The store.
@@ -131,15 +137,21 @@ impl Service {
             Some(key) => format!("idem:{}:{key}", meta.actor.id),
             None => uuid::Uuid::now_v7().to_string(),
         };
-        if let Some(outcome) = self.replay_of(stream, &command_id)? {
-            return Ok(outcome);
-        }
-        let mut attempt = 0;
-        let outcome = loop {
-            attempt += 1;
-            match self.decide_and_append::<D>(stream, &command, &meta, &command_id) {
-                Err(ApiError::Conflict(_)) if meta.expected_version.is_none() && attempt < CONFLICT_RETRIES => continue,
-                other => break other?,
+        let outcome = {
+            // Released before the policies run: they execute commands on the same stream.
+            let _turn = self.stream_lock(stream);
+            if let Some(outcome) = self.replay_of(stream, &command_id)? {
+                return Ok(outcome);
+            }
+            let mut attempt = 0;
+            loop {
+                attempt += 1;
+                match self.decide_and_append::<D>(stream, &command, &meta, &command_id) {
+                    Err(ApiError::Conflict(_)) if meta.expected_version.is_none() && attempt < CONFLICT_RETRIES => {
+                        continue
+                    }
+                    other => break other?,
+                }
             }
         };
         self.catalog.catch_up(self.store.as_ref())?;
@@ -170,6 +182,14 @@ impl Service {
             )));
         }
         self.replay_of(&stored.stream, &command_id)
+    }
+
+    fn stream_lock(&self, stream: &str) -> std::sync::MutexGuard<'_, ()> {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        stream.hash(&mut hasher);
+        let stripe = usize::try_from(hasher.finish() % STREAM_LOCKS as u64).unwrap_or(0);
+        self.stream_locks[stripe].lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn replay_of(&self, stream: &str, command_id: &str) -> Result<Option<CommandOutcome>, ApiError> {

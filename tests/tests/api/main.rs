@@ -1,4 +1,18 @@
 //! Black-box tests: the real app on a random port, a temporary data directory, real HTTP.
 //! One integration-test binary so it links once.
 
+mod support;
+
+mod auth;
+mod concurrency;
+mod errors;
+mod events;
+mod full_battle;
+mod hidden;
+mod killed;
+mod live;
+mod metrics;
+mod restart;
 mod smoke;
+mod tamper;
+mod time_travel;
