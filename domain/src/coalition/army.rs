@@ -109,3 +109,75 @@ impl ArmySpec {
         self.slots.iter().all(|slot| slot.troops == 0)
     }
 }
+
+/// One creature type in a campaign army: which of the rank's four slots it fills and how many of
+/// its troops remain (seed 003 §2.1–2.2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TroopLine {
+    /// The creature's card name.
+    pub creature: String,
+    /// Its colors; `["artifact"]` for an artifact creature.
+    pub colors: Vec<Color>,
+    /// Power as used in this army (a `*/*` creature's chosen size, seed 003 §2.2.2).
+    pub power: u32,
+    /// Toughness as used in this army.
+    pub toughness: u32,
+    /// Whether the card is `*/*` (usable at any one size per army, seed 003 §2.2.2).
+    #[serde(default)]
+    pub variable: bool,
+    /// The slot it fills: 0 = the 5000-troop slot of the smallest size … 3 = the 1000-troop slot.
+    pub slot: u8,
+    /// Troops when at full strength.
+    pub full: u32,
+    /// Troops remaining.
+    pub troops: u32,
+}
+
+/// An army on the campaign map (seed 003 ch. 2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Army {
+    /// Its name, unique in the campaign.
+    pub name: String,
+    /// Its team.
+    pub team: Team,
+    /// Its rank class.
+    pub rank: RankClass,
+    /// The player it is named after; `None` for a proxy army (seed 003 §2.2.1.1, §2.5.2.1).
+    pub creator: Option<String>,
+    /// The factions (colors) it is a member of, fixed for the round (Coalition, seed 003 §2.2.1.1).
+    #[serde(default)]
+    pub colors: Vec<crate::coalition::map::Faction>,
+    /// Its one legend, of any size and color (seed 003 §2.1).
+    #[serde(default)]
+    pub legend: Option<String>,
+    /// Its troops by creature type.
+    pub troops: Vec<TroopLine>,
+}
+
+impl Army {
+    /// Troops remaining across all lines.
+    pub fn total_troops(&self) -> u64 {
+        self.troops.iter().map(|line| u64::from(line.troops)).sum()
+    }
+
+    /// The army as a battle sees it.
+    pub fn battle_spec(&self, controller: &str) -> ArmySpec {
+        ArmySpec {
+            name: self.name.clone(),
+            team: self.team,
+            rank: self.rank,
+            controller: controller.to_string(),
+            slots: self
+                .troops
+                .iter()
+                .map(|line| Slot {
+                    creature: line.creature.clone(),
+                    colors: line.colors.clone(),
+                    power: line.power,
+                    toughness: line.toughness,
+                    troops: line.troops,
+                })
+                .collect(),
+        }
+    }
+}

@@ -4,4 +4,7 @@
 //! map, turns and movement follow in their own modules.
 
 pub mod army;
+pub mod map;
+pub mod orders;
+pub mod rank;
 pub mod battle;
