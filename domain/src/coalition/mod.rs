@@ -7,4 +7,7 @@ pub mod army;
 pub mod map;
 pub mod orders;
 pub mod rank;
+pub mod setup;
+pub mod movement;
+pub mod days;
 pub mod battle;
