@@ -8,6 +8,7 @@
 pub mod battle_view;
 pub mod catalog;
 pub mod events;
+pub mod map_svg;
 pub mod redact;
 
 pub use battle_view::BattleView;
