@@ -1,5 +1,25 @@
 //! Movement orders (seed 003 §3.2): the order model, its text format (§3.2.2.5) and which of an
 //! army's orders counts (§3.3.6).
+//!
+//! - [`text`] reads a movement post into orders and [`mod@format`] writes them back;
+//! - [`validate`] checks an order against the map as it is when posted (§3.2.2.2);
+//! - [`select`] picks, among a turn's orders, the one that counts for each army (§3.3.6, ch. 5);
+//! - [`visibility`] hides private orders from the other team until the lock (§3.1).
+//!
+//! All of it is pure: timestamps, the map and the proxy list come in as arguments.
+
+mod cursor;
+pub mod format;
+pub mod select;
+pub mod text;
+pub mod validate;
+pub mod visibility;
+
+pub use format::{format_body, format_order};
+pub use select::{select_orders, ControlList, IgnoreReason, IgnoredOrder, Selection};
+pub use text::{parse_line, parse_post, parse_post_orders, OrderTextError, ParsedOrder, Post};
+pub use validate::{validate_order, Board, OrderingArmy, Placement};
+pub use visibility::{may_see, Viewer};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
