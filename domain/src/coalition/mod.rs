@@ -4,10 +4,11 @@
 //! map, turns and movement follow in their own modules.
 
 pub mod army;
+pub mod battle;
+pub mod campaign;
+pub mod days;
 pub mod map;
+pub mod movement;
 pub mod orders;
 pub mod rank;
 pub mod setup;
-pub mod movement;
-pub mod days;
-pub mod battle;

@@ -44,9 +44,13 @@ impl Rank {
     /// The team whose ladder the rank is on.
     pub fn team(self) -> Team {
         match self {
-            Self::ChiefPraetor | Self::Praetor | Self::Evincar | Self::Plaguelord | Self::Cpl | Self::Centurion | Self::Drudge => {
-                Team::Phyrexia
-            }
+            Self::ChiefPraetor
+            | Self::Praetor
+            | Self::Evincar
+            | Self::Plaguelord
+            | Self::Cpl
+            | Self::Centurion
+            | Self::Drudge => Team::Phyrexia,
             _ => Team::Coalition,
         }
     }

@@ -132,7 +132,9 @@ impl Square {
     fn on_map(candidates: impl IntoIterator<Item = (i16, i16)>, bounds: MapBounds) -> Vec<Square> {
         candidates
             .into_iter()
-            .filter_map(|(row, column)| Some(Square { row: u8::try_from(row).ok()?, column: u8::try_from(column).ok()? }))
+            .filter_map(|(row, column)| {
+                Some(Square { row: u8::try_from(row).ok()?, column: u8::try_from(column).ok()? })
+            })
             .filter(|square| bounds.contains(*square))
             .collect()
     }

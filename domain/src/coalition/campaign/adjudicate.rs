@@ -1,0 +1,247 @@
+//! Adjudicating a locked turn (seed 003 §3.1): apply last turn's battle results and separate
+//! the armies, carry out the moves, count days, announce the new battles.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use sha2::{Digest, Sha256};
+
+use super::{
+    command::BattleResult,
+    decide::require_judge,
+    event::CampaignEvent,
+    state::{CampaignState, TurnPhase},
+};
+use crate::{
+    coalition::{
+        army::Army,
+        days::{army_destruction_victory, count_turn, ArmyTurn, DaysEvent, Fight},
+        map::Square,
+        movement::{adjudicate as adjudicate_movement, ArmyPosition, EngagementReport},
+        orders::{select_orders, ControlList, Order, PostedOrder},
+    },
+    Context, RuleError,
+};
+
+fn refuse(code: &str, message: impl Into<String>, rule: &str) -> RuleError {
+    RuleError::new(format!("coalition.campaign.{code}"), message, rule)
+}
+
+/// What each army went through this turn before day counting.
+struct Fights {
+    fights: BTreeMap<String, (Fight, Vec<u32>)>,
+}
+
+/// Adjudicate the locked turn.
+pub fn adjudicate(
+    state: &CampaignState,
+    results: &[BattleResult],
+    ctx: &mut Context,
+) -> Result<Vec<CampaignEvent>, RuleError> {
+    require_judge(ctx, "adjudicate a turn")?;
+    let TurnPhase::Locked { deadline } = state.phase else {
+        return Err(refuse("turn_not_locked", "lock the turn before adjudicating it", "seed 003 §3.1"));
+    };
+    let mut working = state.clone();
+    let mut events = Vec::new();
+    let emit = |working: &mut CampaignState, event: CampaignEvent, events: &mut Vec<CampaignEvent>| {
+        working.apply(&event);
+        events.push(event);
+    };
+
+    // 1. Last turn's battles: casualties, kills, and the loser moved off (seed 003 §3.1, §4.2.5).
+    let starts: BTreeMap<String, Square> = state.armies.iter().map(|(n, a)| (n.clone(), a.square)).collect();
+    let fought: BTreeSet<String> =
+        state.battles.values().filter(|b| !b.applied).flat_map(|b| b.armies.iter().cloned()).collect();
+    let mut fights = Fights { fights: BTreeMap::new() };
+    for battle in state.battles.iter().filter(|(_, link)| link.automatic && !link.applied).map(|(name, _)| name) {
+        let result = results.iter().find(|r| &r.battle == battle).ok_or_else(|| {
+            refuse("battle_unresolved", format!("battle {battle} has not been resolved yet"), "seed 003 §3.1")
+        })?;
+        for event in apply_result(&working, result, &mut fights, ctx)? {
+            emit(&mut working, event, &mut events);
+        }
+    }
+    for event in destruction_victory(&working) {
+        emit(&mut working, event, &mut events);
+    }
+
+    // 2. Movement (seed 003 §3.2–3.3): the orders that count, plus long moves under way.
+    let controllers: ControlList = working.armies.iter().map(|(n, a)| (n.clone(), a.controllers.clone())).collect();
+    let living_orders: Vec<PostedOrder> =
+        working.orders.iter().filter(|order| working.armies.contains_key(&order.army)).cloned().collect();
+    let selection = select_orders(&living_orders, &controllers, deadline);
+    let mut effective = selection.effective.clone();
+    for (name, army) in &working.armies {
+        let ordered = effective.iter().any(|order| &order.army == name);
+        if !ordered && !army.long_move.is_empty() && !selection.stalled.contains(name) {
+            effective.push(continued_long_move(name, army.long_move.clone(), ctx));
+        }
+    }
+    let positions: Vec<ArmyPosition> = working
+        .armies
+        .iter()
+        .map(|(name, army)| ArmyPosition {
+            name: name.clone(),
+            team: army.army.team,
+            rank: army.army.rank,
+            square: army.square,
+            in_battle: fought.contains(name),
+        })
+        .collect();
+    let movement = adjudicate_movement(&working.map, &positions, &effective, &mut ctx.dice)?;
+    let engagements = movement.engagements.clone();
+    let moved = CampaignEvent::MovementAdjudicated {
+        turn: state.turn,
+        ignored: selection.ignored,
+        moves: movement.report,
+        positions: movement.positions,
+        long_moves: movement.long_moves,
+        draws: movement.draws,
+    };
+    emit(&mut working, moved, &mut events);
+
+    // 3. Days, healing, sieges and the end game (seed 003 §1.5, §1.7, §2.3).
+    let engaged: BTreeSet<&String> =
+        engagements.iter().flat_map(|e| e.sides.iter().flat_map(|s| s.armies.iter())).collect();
+    let turns: Vec<(Army, ArmyTurn)> = working
+        .armies
+        .iter()
+        .map(|(name, army)| {
+            let (fight, losses) = match fights.fights.get(name) {
+                Some((fight, losses)) => (*fight, losses.clone()),
+                None if engaged.contains(name) => (Fight::Undecided, Vec::new()),
+                None => (Fight::NotAttacked, Vec::new()),
+            };
+            let moved = starts.get(name) != Some(&army.square);
+            (army.army.clone(), ArmyTurn { ended_at: army.square, moved, fight, losses })
+        })
+        .collect();
+    let days = count_turn(&working.days, &working.map, turns.iter().map(|(army, turn)| (army, turn)));
+    for event in days.events {
+        emit(&mut working, CampaignEvent::Days { event }, &mut events);
+    }
+
+    // 4. The new battles (seed 003 §3.1 "announce which armies are engaged", §4.1.2.3).
+    for engagement in &engagements {
+        let announced = announce(&ctx.stream, state.turn, engagement);
+        emit(&mut working, announced, &mut events);
+    }
+    let next_word = ctx.dice.next_word();
+    emit(&mut working, CampaignEvent::TurnAdjudicated { turn: state.turn, next_word }, &mut events);
+    Ok(events)
+}
+
+fn continued_long_move(army: &str, legs: Vec<crate::coalition::orders::Leg>, ctx: &Context) -> PostedOrder {
+    PostedOrder {
+        army: army.to_string(),
+        order: Order::Move { legs },
+        posted_by: "(long move)".into(),
+        posted_at: ctx.recorded_at,
+        post: "~long-move".into(),
+        line: 0,
+        private: false,
+    }
+}
+
+/// Casualties, kills and the loser's move for one battle.
+fn apply_result(
+    state: &CampaignState,
+    result: &BattleResult,
+    fights: &mut Fights,
+    ctx: &mut Context,
+) -> Result<Vec<CampaignEvent>, RuleError> {
+    let winners: Vec<String> =
+        result.sides.iter().filter(|s| Some(s.side) == result.winner).map(|s| s.army.clone()).collect();
+    let mut events = vec![CampaignEvent::BattleResultApplied {
+        battle: result.battle.clone(),
+        winners: winners.clone(),
+        losses: result.sides.iter().map(|s| (s.army.clone(), s.losses.clone())).collect(),
+    }];
+    let mut occupied: BTreeSet<Square> = state.armies.values().map(|a| a.square).collect();
+    for side in &result.sides {
+        let won = winners.contains(&side.army);
+        fights.fights.insert(side.army.clone(), (if won { Fight::Won } else { Fight::Lost }, side.losses.clone()));
+        let Some(army) = state.armies.get(&side.army) else { continue };
+        if side.killed {
+            events.push(CampaignEvent::ArmyKilled {
+                army: side.army.clone(),
+                battle: result.battle.clone(),
+                rule: "seed 003 §4.3.1".into(),
+            });
+            continue;
+        }
+        if won || result.winner.is_none() {
+            continue;
+        }
+        let bumped = bump(state, &side.army, army.square, &occupied, ctx)?;
+        if let CampaignEvent::ArmyBumped { to, .. } = &bumped {
+            occupied.insert(*to);
+        }
+        events.push(bumped);
+    }
+    Ok(events)
+}
+
+/// The loser goes to a random empty square of the 8 around the battle; if all are occupied it is
+/// pushed into one holding an enemy (or any, if none does) and fights again (seed 003 §4.2.5).
+fn bump(
+    state: &CampaignState,
+    army: &str,
+    from: Square,
+    occupied: &BTreeSet<Square>,
+    ctx: &mut Context,
+) -> Result<CampaignEvent, RuleError> {
+    let around = from.surrounding(state.map.bounds);
+    let empty: Vec<Square> = around.iter().copied().filter(|s| !occupied.contains(s)).collect();
+    let team = state.armies.get(army).map(|a| a.army.team);
+    let (candidates, pushed) = if empty.is_empty() {
+        let enemy_held: Vec<Square> = around
+            .iter()
+            .copied()
+            .filter(|s| state.armies.values().any(|a| a.square == *s && Some(a.army.team) != team))
+            .collect();
+        (if enemy_held.is_empty() { around } else { enemy_held }, true)
+    } else {
+        (empty, false)
+    };
+    let count = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
+    if count == 0 {
+        return Ok(CampaignEvent::ArmyBumped { army: army.into(), from, to: from, pushed: false, draw: None });
+    }
+    let draw = ctx.dice.roll(count, format!("bump {army} from {from}"))?;
+    let index = usize::try_from(draw.value - 1).unwrap_or(0);
+    let to = candidates.get(index).copied().unwrap_or(from);
+    Ok(CampaignEvent::ArmyBumped { army: army.into(), from, to, pushed, draw: Some(draw) })
+}
+
+fn destruction_victory(state: &CampaignState) -> Vec<CampaignEvent> {
+    if state.victory.is_some() {
+        return Vec::new();
+    }
+    army_destruction_victory(state.armies.values().map(|a| &a.army))
+        .map(|victory| CampaignEvent::Days { event: DaysEvent::RoundWon { victory } })
+        .into_iter()
+        .collect()
+}
+
+/// The battle stream of an engagement, derived from the campaign, the turn and the square so a
+/// replay names it the same way: `battle-` and a UUID-shaped SHA-256 prefix.
+pub fn battle_stream(campaign: &str, turn: u32, square: Square) -> String {
+    let digest = Sha256::digest(format!("{campaign}/turn/{turn}/{square}").as_bytes());
+    let hex = hex::encode(&digest[..16]);
+    format!("battle-{}-{}-8{}-{}-{}", &hex[..8], &hex[8..12], &hex[13..16], &hex[16..20], &hex[20..32])
+}
+
+fn announce(campaign: &str, turn: u32, engagement: &EngagementReport) -> CampaignEvent {
+    let automatic =
+        !engagement.joint && engagement.sides.len() == 2 && engagement.sides.iter().all(|s| s.armies.len() == 1);
+    CampaignEvent::BattleAnnounced {
+        battle: battle_stream(campaign, turn, engagement.square),
+        turn,
+        square: engagement.square,
+        sides: engagement.sides.clone(),
+        attack: engagement.attack.clone(),
+        joint: engagement.joint,
+        automatic,
+    }
+}

@@ -1,0 +1,183 @@
+//! What happened in a campaign round. Events carry their outcomes (positions, dice, days,
+//! troops) so projections never recompute the rules.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::command::CampaignOptions;
+use crate::{
+    coalition::{
+        army::Army,
+        days::DaysEvent,
+        map::{Map, Square},
+        movement::{Attack, EngagedSide, LongMove, MoveReport, Position},
+        orders::{select::IgnoredOrder, PostedOrder},
+        setup::Player,
+    },
+    dice::Draw,
+    EventType,
+};
+
+/// A campaign event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum CampaignEvent {
+    /// The round was set up (seed 003 §2.5).
+    CampaignCreated {
+        /// Its name.
+        name: String,
+        /// The map and its sites.
+        map: Map,
+        /// The players.
+        players: Vec<Player>,
+        /// Options.
+        options: CampaignOptions,
+        /// `sha256(root seed)`, hex.
+        seed_commitment: String,
+    },
+    /// An army was put on the map (seed 003 §2.5.2.3).
+    ArmyPlaced {
+        /// The army.
+        army: Army,
+        /// Where.
+        square: Square,
+        /// Its legal controllers.
+        controllers: Vec<String>,
+    },
+    /// An army's controllers changed (seed 003 §5.2).
+    ControllersSet {
+        /// The army.
+        army: String,
+        /// Its legal controllers.
+        controllers: Vec<String>,
+    },
+    /// A turn opened (seed 003 §3.1).
+    TurnOpened {
+        /// Turn number, from 1.
+        turn: u32,
+        /// The movement deadline.
+        deadline: DateTime<Utc>,
+    },
+    /// A player (or a judge re-posting a PM) posted orders.
+    OrdersPosted {
+        /// The turn.
+        turn: u32,
+        /// The post id (sorts in posting order).
+        post: String,
+        /// The orders, validated against the map as posted (seed 003 §3.2.2.2).
+        orders: Vec<PostedOrder>,
+    },
+    /// The turn was locked (seed 003 §3.1).
+    TurnLocked {
+        /// The turn.
+        turn: u32,
+    },
+    /// A battle's result was applied to its armies (seed 003 §4.2.5).
+    BattleResultApplied {
+        /// The battle stream.
+        battle: String,
+        /// The winning armies.
+        winners: Vec<String>,
+        /// Troops lost per army, per troop line.
+        losses: Vec<(String, Vec<u32>)>,
+    },
+    /// An army was killed (seed 003 §4.3.1) and removed from the map.
+    ArmyKilled {
+        /// The army.
+        army: String,
+        /// The battle.
+        battle: String,
+        /// The rule.
+        rule: String,
+    },
+    /// A battle's loser was moved next to the battle (seed 003 §4.2.5).
+    ArmyBumped {
+        /// The army.
+        army: String,
+        /// The battle square.
+        from: Square,
+        /// Where it went.
+        to: Square,
+        /// All 8 squares were occupied: pushed into one, to fight again next turn.
+        pushed: bool,
+        /// The die that chose the square.
+        draw: Option<Draw>,
+    },
+    /// Movement was adjudicated (seed 003 §3.2–3.3).
+    MovementAdjudicated {
+        /// The turn.
+        turn: u32,
+        /// Orders that did not count, with why (seed 003 §3.3.6).
+        ignored: Vec<IgnoredOrder>,
+        /// Every army's move, partial move, rejection or stay, with the reason and rule.
+        moves: Vec<MoveReport>,
+        /// Every army's square after movement.
+        positions: Vec<Position>,
+        /// Long moves still under way.
+        long_moves: Vec<LongMove>,
+        /// Dice drawn for random routes and picks.
+        draws: Vec<Draw>,
+    },
+    /// Days, healing, sieges and victory (seed 003 §1.5, §1.7, §2.3).
+    Days {
+        /// What was decided.
+        event: DaysEvent,
+    },
+    /// A battle was announced (seed 003 §3.1, §4.1.2.3).
+    BattleAnnounced {
+        /// The battle stream (`battle-…`).
+        battle: String,
+        /// The turn.
+        turn: u32,
+        /// The square.
+        square: Square,
+        /// The armies per team.
+        sides: Vec<EngagedSide>,
+        /// Who attacks whom, or no attacker.
+        attack: Attack,
+        /// A joint engagement (seed 003 §3.2.5).
+        joint: bool,
+        /// Whether the service opens the battle stream (two armies); otherwise a judge settles it.
+        automatic: bool,
+    },
+    /// The turn's adjudication is complete.
+    TurnAdjudicated {
+        /// The turn.
+        turn: u32,
+        /// The tape's next word after this turn's draws.
+        next_word: u64,
+    },
+    /// A judge moved an army by a ruling (seed 003 §3.3.3).
+    ArmyRuledOn {
+        /// The army.
+        army: String,
+        /// From.
+        from: Square,
+        /// To.
+        to: Square,
+        /// The ruling.
+        reason: String,
+    },
+}
+
+impl EventType for CampaignEvent {
+    fn event_type(&self) -> &'static str {
+        match self {
+            Self::CampaignCreated { .. } => "coalition.CampaignCreated",
+            Self::ArmyPlaced { .. } => "coalition.ArmyPlaced",
+            Self::ControllersSet { .. } => "coalition.ControllersSet",
+            Self::TurnOpened { .. } => "coalition.TurnOpened",
+            Self::OrdersPosted { .. } => "coalition.OrdersPosted",
+            Self::TurnLocked { .. } => "coalition.TurnLocked",
+            Self::BattleResultApplied { .. } => "coalition.BattleResultApplied",
+            Self::ArmyKilled { .. } => "coalition.ArmyKilledInCampaign",
+            Self::ArmyBumped { .. } => "coalition.ArmyBumped",
+            Self::MovementAdjudicated { .. } => "coalition.MovementAdjudicated",
+            Self::Days { event } => event.event_type(),
+            Self::BattleAnnounced { .. } => "coalition.BattleAnnounced",
+            Self::TurnAdjudicated { .. } => "coalition.TurnAdjudicated",
+            Self::ArmyRuledOn { .. } => "coalition.ArmyRuledOn",
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! A campaign round's folded state.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::{command::CampaignOptions, event::CampaignEvent};
+use crate::{
+    coalition::{
+        army::Army,
+        days::{apply_healing, DaysEvent, DaysState, Victory},
+        map::{Map, Square},
+        orders::{Leg, PostedOrder},
+        setup::Player,
+    },
+    DiceCursor,
+};
+
+/// Where the current turn stands.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum TurnPhase {
+    /// No turn open (before the first, or after an adjudication).
+    #[default]
+    Closed,
+    /// Orders are being posted until the deadline.
+    Open {
+        /// The movement deadline.
+        deadline: DateTime<Utc>,
+    },
+    /// Locked: waiting for adjudication.
+    Locked {
+        /// The movement deadline.
+        deadline: DateTime<Utc>,
+    },
+}
+
+/// An army in the round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmyState {
+    /// The army (troops as they stand).
+    pub army: Army,
+    /// Where it is.
+    pub square: Square,
+    /// Players allowed to order it.
+    pub controllers: BTreeSet<String>,
+    /// Legs of a long move still to do.
+    pub long_move: Vec<Leg>,
+    /// The battle it is in (announced, not yet applied).
+    pub battle: Option<String>,
+}
+
+/// A battle the campaign announced.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleLink {
+    /// The turn it was announced.
+    pub turn: u32,
+    /// Where.
+    pub square: Square,
+    /// The armies in it.
+    pub armies: Vec<String>,
+    /// Whether the service opened its stream.
+    pub automatic: bool,
+    /// Whether its result has been applied.
+    pub applied: bool,
+}
+
+/// A campaign round's state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignState {
+    /// Whether the round exists.
+    pub created: bool,
+    /// Its name.
+    pub name: String,
+    /// The map (sites change state as they are destroyed).
+    pub map: Map,
+    /// The players.
+    pub players: Vec<Player>,
+    /// Options.
+    pub options: CampaignOptions,
+    /// The living armies, by name.
+    pub armies: BTreeMap<String, ArmyState>,
+    /// Armies killed, by name.
+    pub killed: BTreeSet<String>,
+    /// The current (or last) turn number; 0 before the first.
+    pub turn: u32,
+    /// Where the turn stands.
+    pub phase: TurnPhase,
+    /// The current turn's orders, in posting order.
+    pub orders: Vec<PostedOrder>,
+    /// Posts so far in the round (numbers post ids).
+    pub posts: u64,
+    /// Days, sieges and the end game.
+    pub days: DaysState,
+    /// Battles announced, by stream.
+    pub battles: BTreeMap<String, BattleLink>,
+    /// `sha256(root seed)`, hex.
+    pub seed_commitment: Option<String>,
+    /// The tape's next word.
+    pub next_word: u64,
+    /// The round's winner.
+    pub victory: Option<Victory>,
+}
+
+impl CampaignState {
+    /// The dice cursor (the root seed is never revealed automatically: turns are keyed from it).
+    pub fn dice_cursor(&self) -> Option<DiceCursor> {
+        let commitment = crate::dice::seed::parse_hex32(self.seed_commitment.as_deref()?)?;
+        Some(DiceCursor {
+            commitment,
+            contributions: Vec::new(),
+            next_word: self.next_word,
+            reveal_due: false,
+            revealed: None,
+        })
+    }
+
+    /// Apply one event (the decider's `evolve`).
+    pub fn apply(&mut self, event: &CampaignEvent) {
+        match event {
+            CampaignEvent::CampaignCreated { name, map, players, options, seed_commitment } => {
+                self.created = true;
+                self.name = name.clone();
+                self.map = map.clone();
+                self.players = players.clone();
+                self.options = options.clone();
+                self.seed_commitment = Some(seed_commitment.clone());
+            }
+            CampaignEvent::ArmyPlaced { army, square, controllers } => {
+                let state = ArmyState {
+                    army: army.clone(),
+                    square: *square,
+                    controllers: controllers.iter().cloned().collect(),
+                    long_move: Vec::new(),
+                    battle: None,
+                };
+                self.armies.insert(army.name.clone(), state);
+            }
+            CampaignEvent::ControllersSet { army, controllers } => {
+                if let Some(state) = self.armies.get_mut(army) {
+                    state.controllers = controllers.iter().cloned().collect();
+                }
+            }
+            CampaignEvent::TurnOpened { turn, deadline } => {
+                self.turn = *turn;
+                self.phase = TurnPhase::Open { deadline: *deadline };
+                self.orders.clear();
+            }
+            CampaignEvent::OrdersPosted { orders, .. } => {
+                self.posts += 1;
+                self.orders.extend(orders.iter().cloned());
+            }
+            CampaignEvent::TurnLocked { .. } => {
+                if let TurnPhase::Open { deadline } = self.phase {
+                    self.phase = TurnPhase::Locked { deadline };
+                }
+            }
+            CampaignEvent::BattleResultApplied { battle, losses, .. } => {
+                for (army, lost) in losses {
+                    if let Some(state) = self.armies.get_mut(army) {
+                        for (line, loss) in state.army.troops.iter_mut().zip(lost) {
+                            line.troops = line.troops.saturating_sub(*loss);
+                        }
+                    }
+                }
+                for state in self.armies.values_mut().filter(|s| s.battle.as_deref() == Some(battle.as_str())) {
+                    state.battle = None;
+                }
+                if let Some(link) = self.battles.get_mut(battle) {
+                    link.applied = true;
+                }
+            }
+            CampaignEvent::ArmyKilled { army, .. } => {
+                self.armies.remove(army);
+                self.killed.insert(army.clone());
+                self.days.forget(army);
+            }
+            CampaignEvent::ArmyBumped { army, to, .. } | CampaignEvent::ArmyRuledOn { army, to, .. } => {
+                if let Some(state) = self.armies.get_mut(army) {
+                    state.square = *to;
+                }
+            }
+            CampaignEvent::MovementAdjudicated { positions, long_moves, .. } => {
+                for position in positions {
+                    if let Some(state) = self.armies.get_mut(&position.army) {
+                        state.square = position.square;
+                        state.long_move.clear();
+                    }
+                }
+                for long_move in long_moves {
+                    if let Some(state) = self.armies.get_mut(&long_move.army) {
+                        state.long_move = long_move.legs.clone();
+                    }
+                }
+            }
+            CampaignEvent::Days { event } => self.apply_days(event),
+            CampaignEvent::BattleAnnounced { battle, turn, square, sides, automatic, .. } => {
+                let armies: Vec<String> = sides.iter().flat_map(|side| side.armies.iter().cloned()).collect();
+                for army in &armies {
+                    if let Some(state) = self.armies.get_mut(army) {
+                        state.battle = Some(battle.clone());
+                        state.long_move.clear();
+                    }
+                }
+                let link = BattleLink { turn: *turn, square: *square, armies, automatic: *automatic, applied: false };
+                self.battles.insert(battle.clone(), link);
+            }
+            CampaignEvent::TurnAdjudicated { next_word, .. } => {
+                self.next_word = *next_word;
+                self.phase = TurnPhase::Closed;
+                self.orders.clear();
+            }
+        }
+    }
+
+    fn apply_days(&mut self, event: &DaysEvent) {
+        self.days.apply(event);
+        match event {
+            DaysEvent::ArmyHealed { army, lines, .. } => {
+                if let Some(state) = self.armies.get_mut(army) {
+                    apply_healing(&mut state.army, lines);
+                }
+            }
+            DaysEvent::SiteDestroyed { square, .. } => {
+                if let Some(site) = self.map.sites.get_mut(square) {
+                    site.destroyed = true;
+                }
+            }
+            DaysEvent::RoundWon { victory } => self.victory = Some(victory.clone()),
+            _ => {}
+        }
+    }
+}
