@@ -115,7 +115,10 @@ fn the_stand_alone_python_checker_recomputes_every_die_of_a_battle() {
     let events = store.read_stream(&stream, 0, herald_store::Direction::Forwards, 100).expect("events");
     let viewer = herald_projections::Viewer::public();
     let page = |events: &[herald_store::RecordedEvent]| {
-        let views: Vec<_> = events.iter().map(|e| herald_projections::EventView::new(e, None, &viewer)).collect();
+        let views: Vec<_> = events
+            .iter()
+            .map(|e| herald_projections::EventView::new(e, &herald_projections::Current::Unknown, &viewer))
+            .collect();
         serde_json::json!({ "events": views, "next": null })
     };
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/verify_dice.py");

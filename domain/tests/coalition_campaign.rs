@@ -18,7 +18,7 @@ use herald_domain::{
 };
 
 fn at(hour: u32) -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 21, hour, 0, 0).unwrap()
+    Utc.with_ymd_and_hms(2026, 11, 21, hour, 0, 0).single().expect("a valid time")
 }
 
 fn sq(text: &str) -> Square {
@@ -137,7 +137,7 @@ fn a_turn_of_text_orders_moves_armies_and_announces_the_battle_they_meet_in() {
         private: false,
         on_behalf_of: None,
     };
-    assert_eq!(round.run(stolen, alice, at(12)).unwrap_err(), "coalition.campaign.not_controller");
+    assert_eq!(round.run(stolen, alice, at(12)).expect_err("refused"), "coalition.campaign.not_controller");
     round.run(CampaignCommand::LockTurn, judge(), at(21)).expect("locked");
     let events =
         round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(21)).expect("adjudicated");
@@ -154,7 +154,7 @@ fn a_turn_of_text_orders_moves_armies_and_announces_the_battle_they_meet_in() {
     round.run(CampaignCommand::OpenTurn { deadline: at(23) }, judge(), at(22)).expect("opened");
     round.run(CampaignCommand::LockTurn, judge(), at(23)).expect("locked");
     let missing = round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(23));
-    assert_eq!(missing.unwrap_err(), "coalition.campaign.battle_unresolved");
+    assert_eq!(missing.expect_err("refused"), "coalition.campaign.battle_unresolved");
     let result = BattleResult {
         battle: battle.clone(),
         winner: Some(SideId::A),

@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 use std::sync::RwLock;
 
 use herald_domain::{
-    coalition::battle::{BattleEvent, BattleState, CoalitionBattle},
+    coalition::{
+        battle::{BattleEvent, BattleState, CoalitionBattle},
+        campaign::{CampaignEvent, CampaignState, CoalitionCampaign},
+    },
     Decider,
 };
 use herald_store::{EventStore, RecordedEvent, StoreError};
@@ -18,6 +21,8 @@ use herald_store::{EventStore, RecordedEvent, StoreError};
 pub enum StreamKind {
     /// `battle-…`: a coalition battle decided by the Battle Judge.
     Battle,
+    /// `campaign-…`: a coalition campaign round.
+    Campaign,
     /// Anything else (tokens, future campaigns).
     Other,
 }
@@ -27,6 +32,8 @@ impl StreamKind {
     pub fn of(stream: &str) -> Self {
         if stream.starts_with("battle-") {
             Self::Battle
+        } else if stream.starts_with("campaign-") {
+            Self::Campaign
         } else {
             Self::Other
         }
@@ -42,10 +49,31 @@ pub struct BattleEntry {
     pub version: u64,
 }
 
+/// A campaign's folded state and the version it is folded to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CampaignEntry {
+    /// The state.
+    pub state: CampaignState,
+    /// The stream version of the last event folded.
+    pub version: u64,
+}
+
+/// The current state of a stream, for deciding what a reader may see of its events.
+#[derive(Debug, Clone)]
+pub enum Current {
+    /// A battle.
+    Battle(Box<BattleState>),
+    /// A campaign.
+    Campaign(Box<CampaignState>),
+    /// A stream with no read model.
+    Unknown,
+}
+
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 struct Inner {
     checkpoint: Option<u64>,
     battles: BTreeMap<String, BattleEntry>,
+    campaigns: BTreeMap<String, CampaignEntry>,
     streams: BTreeMap<String, u64>,
     undecodable: Vec<u64>,
 }
@@ -94,6 +122,35 @@ impl Catalog {
         self.read().battles.get(stream).cloned()
     }
 
+    /// A campaign's current state and version.
+    pub fn campaign(&self, stream: &str) -> Option<CampaignEntry> {
+        self.read().campaigns.get(stream).cloned()
+    }
+
+    /// Every campaign, by stream name.
+    pub fn campaigns(&self) -> Vec<(String, CampaignEntry)> {
+        self.read().campaigns.iter().map(|(name, entry)| (name.clone(), entry.clone())).collect()
+    }
+
+    /// The campaign a battle stream belongs to, if any.
+    pub fn campaign_of_battle(&self, battle: &str) -> Option<String> {
+        self.read().campaigns.iter().find(|(_, c)| c.state.battles.contains_key(battle)).map(|(name, _)| name.clone())
+    }
+
+    /// The current state of `stream`, for redaction.
+    pub fn current(&self, stream: &str) -> Current {
+        let inner = self.read();
+        match StreamKind::of(stream) {
+            StreamKind::Battle => {
+                inner.battles.get(stream).map_or(Current::Unknown, |e| Current::Battle(Box::new(e.state.clone())))
+            }
+            StreamKind::Campaign => {
+                inner.campaigns.get(stream).map_or(Current::Unknown, |e| Current::Campaign(Box::new(e.state.clone())))
+            }
+            StreamKind::Other => Current::Unknown,
+        }
+    }
+
     /// Every battle, by stream name.
     pub fn battles(&self) -> Vec<(String, BattleEntry)> {
         self.read().battles.iter().map(|(name, entry)| (name.clone(), entry.clone())).collect()
@@ -123,9 +180,31 @@ impl Inner {
     fn fold(&mut self, event: &RecordedEvent) {
         self.checkpoint = Some(event.position);
         self.streams.insert(event.stream.clone(), event.version);
-        if StreamKind::of(&event.stream) != StreamKind::Battle {
-            return;
+        match StreamKind::of(&event.stream) {
+            StreamKind::Battle => self.fold_battle(event),
+            StreamKind::Campaign => self.fold_campaign(event),
+            StreamKind::Other => {}
         }
+    }
+
+    fn fold_campaign(&mut self, event: &RecordedEvent) {
+        match serde_json::from_value::<CampaignEvent>(event.data.clone()) {
+            Ok(campaign_event) => {
+                let entry = self
+                    .campaigns
+                    .entry(event.stream.clone())
+                    .or_insert_with(|| CampaignEntry { state: CampaignState::default(), version: 0 });
+                CoalitionCampaign::evolve(&mut entry.state, &campaign_event);
+                entry.version = event.version;
+            }
+            Err(error) => {
+                tracing::error!(position = event.position, stream = %event.stream, %error, "undecodable campaign event");
+                self.undecodable.push(event.position);
+            }
+        }
+    }
+
+    fn fold_battle(&mut self, event: &RecordedEvent) {
         match serde_json::from_value::<BattleEvent>(event.data.clone()) {
             Ok(battle_event) => {
                 let entry = self

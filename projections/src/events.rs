@@ -1,14 +1,13 @@
 //! Events as a reader sees them: the stored envelope with hidden payload fields removed.
 
 use chrono::{DateTime, Utc};
-use herald_domain::coalition::battle::BattleState;
 use herald_store::RecordedEvent;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    catalog::StreamKind,
-    redact::{redact_battle_event, Viewer},
+    catalog::Current,
+    redact::{redact_battle_event, redact_campaign_event, Viewer},
 };
 
 /// An event envelope (DESIGN.md "The event log"), as served.
@@ -52,12 +51,16 @@ pub struct EventView {
 }
 
 impl EventView {
-    /// The event as `viewer` may see it, given the current state of its battle (if it is one).
-    pub fn new(event: &RecordedEvent, battle: Option<&BattleState>, viewer: &Viewer) -> Self {
+    /// The event as `viewer` may see it, given the current state of its stream.
+    pub fn new(event: &RecordedEvent, current: &Current, viewer: &Viewer) -> Self {
         let mut data = event.data.clone();
-        if StreamKind::of(&event.stream) == StreamKind::Battle {
-            let empty = BattleState::default();
-            redact_battle_event(&mut data, battle.unwrap_or(&empty), viewer);
+        match current {
+            Current::Battle(battle) => redact_battle_event(&mut data, battle, viewer),
+            Current::Campaign(campaign) => redact_campaign_event(&mut data, campaign, viewer),
+            Current::Unknown if event.stream.starts_with("battle-") => {
+                redact_battle_event(&mut data, &Default::default(), viewer)
+            }
+            Current::Unknown => {}
         }
         Self {
             id: event.id,

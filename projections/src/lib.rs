@@ -6,12 +6,13 @@
 #![deny(missing_docs)]
 
 pub mod battle_view;
+pub mod campaign_view;
 pub mod catalog;
 pub mod events;
 pub mod map_svg;
 pub mod redact;
 
 pub use battle_view::BattleView;
-pub use catalog::{Catalog, StreamKind};
+pub use catalog::{Catalog, Current, StreamKind};
 pub use events::{EventFilter, EventView};
 pub use redact::Viewer;

@@ -106,7 +106,12 @@ pub fn render(title: &str, map: &Map, armies: &[ArmyMarker]) -> String {
     }
     for column in 0..map.bounds.columns {
         let x = MARGIN + u32::from(column) * CELL + CELL / 2;
-        let _ = write!(svg, r#"<text x="{x}" y="{}" text-anchor="middle">{}</text>"#, MARGIN - 8, char::from(b'A' + column));
+        let _ = write!(
+            svg,
+            r#"<text x="{x}" y="{}" text-anchor="middle">{}</text>"#,
+            MARGIN - 8,
+            char::from(b'A' + column)
+        );
     }
     for row in 1..=map.bounds.rows {
         let y = MARGIN + (u32::from(row) - 1) * CELL + CELL / 2 + 4;

@@ -105,6 +105,38 @@ pub fn redact_battle_event(data: &mut Value, battle: &BattleState, viewer: &View
     }
 }
 
+/// Remove from a campaign event what `viewer` may not see: orders sent privately to the judge
+/// are hidden from the other team until the turn is locked (seed 003 §3.1).
+pub fn redact_campaign_event(
+    data: &mut Value,
+    campaign: &herald_domain::coalition::campaign::CampaignState,
+    viewer: &Viewer,
+) {
+    use herald_domain::coalition::campaign::TurnPhase;
+    if viewer.is_judge() || data.get("type").and_then(Value::as_str) != Some("orders_posted") {
+        return;
+    }
+    let turn = data.get("turn").and_then(Value::as_u64);
+    let still_open = matches!(campaign.phase, TurnPhase::Open { .. }) && turn == Some(u64::from(campaign.turn));
+    if !still_open {
+        return;
+    }
+    let team = crate::campaign_view::viewer_team(campaign, viewer);
+    if let Some(orders) = data.get_mut("orders").and_then(Value::as_array_mut) {
+        for order in orders.iter_mut() {
+            let private = order.get("private").and_then(Value::as_bool).unwrap_or(false);
+            let army_team = order
+                .get("army")
+                .and_then(Value::as_str)
+                .and_then(|army| campaign.armies.get(army))
+                .map(|army| army.army.team);
+            if private && (team.is_none() || army_team != team) {
+                hide(order, &["order"]);
+            }
+        }
+    }
+}
+
 /// Replace the value at `path` (if present) with [`HIDDEN`].
 fn hide(data: &mut Value, path: &[&str]) {
     let mut cursor = data;

@@ -5,6 +5,7 @@
 //! pin a version with `If-Match`), store the command with its events, catch the projections up,
 //! and apply the service's own policies (reveal the seed when a battle ends).
 
+pub mod campaign;
 pub mod verify;
 
 use std::sync::Arc;

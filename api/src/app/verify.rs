@@ -3,7 +3,7 @@
 //! anyone can check").
 
 use herald_domain::{
-    coalition::battle::CoalitionBattle,
+    coalition::{battle::CoalitionBattle, campaign::CoalitionCampaign},
     dice::{seed, DiceTape},
     Context, Decider, EventType,
 };
@@ -101,6 +101,7 @@ impl From<herald_store::StoreError> for VerifyError {
 pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool) -> Result<VerifyReport, VerifyError> {
     match StreamKind::of(stream) {
         StreamKind::Battle => verify::<CoalitionBattle>(store, stream, may_use_sealed),
+        StreamKind::Campaign => verify::<CoalitionCampaign>(store, stream, may_use_sealed),
         StreamKind::Other => Err(VerifyError::Unsupported(stream.to_string())),
     }
 }

@@ -4,8 +4,7 @@
 use std::{collections::HashMap, time::Duration};
 
 use actix_web::{get, http::header, web, HttpRequest, HttpResponse};
-use herald_domain::coalition::battle::BattleState;
-use herald_projections::{Catalog, EventFilter, EventView, Viewer};
+use herald_projections::{Catalog, Current, EventFilter, EventView, Viewer};
 use herald_store::{Direction, RecordedEvent};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -80,17 +79,14 @@ pub struct EventPage {
 struct Redactor<'a> {
     catalog: &'a Catalog,
     viewer: Viewer,
-    battles: HashMap<String, Option<BattleState>>,
+    streams: HashMap<String, Current>,
 }
 
 impl Redactor<'_> {
     fn view(&mut self, event: &RecordedEvent) -> EventView {
         let catalog = self.catalog;
-        let battle = self
-            .battles
-            .entry(event.stream.clone())
-            .or_insert_with(|| catalog.battle(&event.stream).map(|entry| entry.state));
-        EventView::new(event, battle.as_ref(), &self.viewer)
+        let current = self.streams.entry(event.stream.clone()).or_insert_with(|| catalog.current(&event.stream));
+        EventView::new(event, current, &self.viewer)
     }
 }
 
@@ -127,7 +123,7 @@ pub async fn all_events(
     let state = state(&req)?;
     let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
     let page = blocking(move || {
-        let mut redactor = Redactor { catalog: state.service.catalog(), viewer, battles: HashMap::new() };
+        let mut redactor = Redactor { catalog: state.service.catalog(), viewer, streams: HashMap::new() };
         let mut events = Vec::new();
         let mut position = from;
         let mut scanned = 0;
@@ -184,7 +180,7 @@ pub async fn stream_events(
     let (page, version) = blocking(move || {
         let version =
             state.store.stream_version(&stream)?.ok_or_else(|| ApiError::NotFound(format!("no stream {stream}")))?;
-        let mut redactor = Redactor { catalog: state.service.catalog(), viewer, battles: HashMap::new() };
+        let mut redactor = Redactor { catalog: state.service.catalog(), viewer, streams: HashMap::new() };
         let mut events = Vec::new();
         let mut cursor = from;
         let mut scanned = 0;
@@ -276,7 +272,7 @@ pub async fn live_events(
                 if let Some(last) = batch.last() {
                     let next = last.position + 1;
                     let mut redactor =
-                        Redactor { catalog: state.service.catalog(), viewer: viewer.clone(), battles: HashMap::new() };
+                        Redactor { catalog: state.service.catalog(), viewer: viewer.clone(), streams: HashMap::new() };
                     let mut text = String::new();
                     for event in batch.iter().filter(|event| filter.matches(event)) {
                         let view = redactor.view(event);

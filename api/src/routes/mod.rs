@@ -1,6 +1,7 @@
 //! HTTP routes under `/v1`, plus health, metrics, the OpenAPI document and Swagger UI.
 
 pub mod battles;
+pub mod campaigns;
 pub mod events;
 pub mod health;
 pub mod tokens;
@@ -37,6 +38,20 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(battles::override_casualties)
                 .service(battles::reveal_seed)
                 .service(battles::verify_battle)
+                .service(campaigns::create_campaign)
+                .service(campaigns::list_campaigns)
+                .service(campaigns::get_campaign)
+                .service(campaigns::get_map)
+                .service(campaigns::get_map_svg)
+                .service(campaigns::list_armies)
+                .service(campaigns::list_orders)
+                .service(campaigns::post_orders)
+                .service(campaigns::turn_report)
+                .service(campaigns::set_controllers)
+                .service(campaigns::open_turn)
+                .service(campaigns::rule_on_army)
+                .service(campaigns::lock_turn)
+                .service(campaigns::adjudicate_turn)
                 .service(events::live_events)
                 .service(events::all_events)
                 .service(events::stream_events)
@@ -122,8 +137,8 @@ pub async fn blocking<T: Send + 'static>(
 /// Turn a command's outcome into a `201`/`200` response with the events the caller may see.
 pub fn command_response(state: &AppState, actor: &Actor, outcome: CommandOutcome, created: bool) -> HttpResponse {
     let viewer = Viewer::from(actor);
-    let battle = state.service.catalog().battle(&outcome.stream).map(|entry| entry.state);
-    let events = outcome.events.iter().map(|event| EventView::new(event, battle.as_ref(), &viewer)).collect();
+    let current = state.service.catalog().current(&outcome.stream);
+    let events = outcome.events.iter().map(|event| EventView::new(event, &current, &viewer)).collect();
     let rules = outcome.events.first().map_or("none", |e| e.rules.as_str());
     let label = if outcome.replayed { "replayed" } else { "appended" };
     state.metrics.commands.with_label_values(&[rules, label]).inc();

@@ -4,6 +4,7 @@
 mod support;
 
 mod auth;
+mod campaign;
 mod concurrency;
 mod errors;
 mod events;

@@ -1,0 +1,412 @@
+//! Campaign read models: the map (every square), each army, and each turn's movement update as
+//! data and as the text a Movement Judge would post on the forum (seed 003 §3.1).
+
+use std::collections::BTreeMap;
+
+use herald_domain::coalition::{
+    army::{RankClass, Team, TroopLine},
+    campaign::{CampaignEvent, CampaignState, TurnPhase},
+    days::{DayCount, DaysEvent, Siege, Victory},
+    map::{Site, Square, Terrain},
+    movement::{Attack, EngagedSide, LongMove, MoveOutcome, MoveReport},
+    orders::{format_order, IgnoredOrder, Leg, PostedOrder},
+};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{map_svg::ArmyMarker, redact::Viewer};
+
+/// A campaign round at a glance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct CampaignView {
+    /// The stream, `campaign-{uuid}`.
+    pub stream: String,
+    /// The version this view is folded to (the `ETag`).
+    pub version: u64,
+    /// The round's name.
+    pub name: String,
+    /// The current (or last) turn number.
+    pub turn: u32,
+    /// Where the turn stands.
+    pub phase: TurnPhase,
+    /// Living armies per team.
+    pub armies: BTreeMap<String, usize>,
+    /// Armies killed.
+    pub killed: Vec<String>,
+    /// Battles announced and not yet applied.
+    pub pending_battles: Vec<String>,
+    /// The round's winner.
+    pub victory: Option<Victory>,
+    /// `sha256(root seed)`.
+    pub seed_commitment: Option<String>,
+}
+
+/// One army as the map and the army endpoint show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ArmyView {
+    /// Its name.
+    pub name: String,
+    /// Its team.
+    pub team: Team,
+    /// Its rank class.
+    pub rank: RankClass,
+    /// Where it is.
+    pub square: Square,
+    /// Troops remaining in all.
+    pub troops: u64,
+    /// Troops by creature type and slot.
+    pub lines: Vec<TroopLine>,
+    /// Troops lost during the current day count, by the day they were lost (line, day, troops).
+    pub losses_by_day: Vec<(usize, u32, u32)>,
+    /// Days counted in a base, portal or town.
+    pub day_count: Option<DayCount>,
+    /// Days counted in an enemy base or portal (seed 003 §1.7.1).
+    pub siege: Option<Siege>,
+    /// Legs of a long move still to do.
+    pub pending_long_move: Vec<Leg>,
+    /// Its legal controllers.
+    pub controllers: Vec<String>,
+    /// The battle it is in.
+    pub battle: Option<String>,
+    /// Its colors (factions), legend and creator.
+    pub colors: Vec<herald_domain::coalition::map::Faction>,
+    /// Its legend.
+    pub legend: Option<String>,
+}
+
+/// One square of the map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SquareView {
+    /// The square.
+    pub square: Square,
+    /// Its terrain.
+    pub terrain: Terrain,
+    /// Its site, with owner and state.
+    pub site: Option<Site>,
+    /// Armies on it.
+    pub armies: Vec<String>,
+}
+
+/// The whole map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct MapView {
+    /// The version this view is folded to.
+    pub version: u64,
+    /// Every square, row by row.
+    pub squares: Vec<SquareView>,
+    /// Every living army.
+    pub armies: Vec<ArmyView>,
+}
+
+/// A turn's movement update (seed 003 §3.1).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct TurnReport {
+    /// The turn.
+    pub turn: u32,
+    /// Last turn's battles applied.
+    pub battle_results: Vec<BattleResultLine>,
+    /// Losers moved off their battle square.
+    pub bumps: Vec<BumpLine>,
+    /// Armies killed.
+    pub killed: Vec<String>,
+    /// Every army's move, with reason and rule.
+    pub moves: Vec<MoveReport>,
+    /// Orders that did not count.
+    pub ignored: Vec<IgnoredOrder>,
+    /// Long moves under way.
+    pub long_moves: Vec<LongMove>,
+    /// Day counts, healing, sieges, destroyed sites, victory.
+    pub days: Vec<DaysEvent>,
+    /// Battles announced.
+    pub battles: Vec<BattleLine>,
+}
+
+/// A battle result applied in a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct BattleResultLine {
+    /// The battle stream.
+    pub battle: String,
+    /// The winning armies.
+    pub winners: Vec<String>,
+    /// Troops lost per army, per troop line.
+    pub losses: Vec<(String, Vec<u32>)>,
+}
+
+/// A loser moved off its battle square (seed 003 §4.2.5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct BumpLine {
+    /// The army.
+    pub army: String,
+    /// The battle square.
+    pub from: Square,
+    /// Where it went.
+    pub to: Square,
+    /// Pushed into an occupied square, to fight again next turn.
+    pub pushed: bool,
+}
+
+/// A battle announced in a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct BattleLine {
+    /// The battle stream.
+    pub battle: String,
+    /// The square.
+    pub square: Square,
+    /// The armies per team.
+    pub sides: Vec<EngagedSide>,
+    /// Who attacks whom.
+    pub attack: Attack,
+}
+
+impl CampaignView {
+    /// The summary of `state` at `version`.
+    pub fn new(stream: &str, version: u64, state: &CampaignState) -> Self {
+        let mut armies = BTreeMap::new();
+        for army in state.armies.values() {
+            *armies.entry(format!("{:?}", army.army.team).to_lowercase()).or_insert(0) += 1;
+        }
+        Self {
+            stream: stream.to_string(),
+            version,
+            name: state.name.clone(),
+            turn: state.turn,
+            phase: state.phase,
+            armies,
+            killed: state.killed.iter().cloned().collect(),
+            pending_battles: state.battles.iter().filter(|(_, b)| !b.applied).map(|(n, _)| n.clone()).collect(),
+            victory: state.victory.clone(),
+            seed_commitment: state.seed_commitment.clone(),
+        }
+    }
+}
+
+/// Every living army as viewed.
+pub fn army_views(state: &CampaignState) -> Vec<ArmyView> {
+    state
+        .armies
+        .iter()
+        .map(|(name, army)| {
+            let days = state.days.armies.get(name);
+            ArmyView {
+                name: name.clone(),
+                team: army.army.team,
+                rank: army.army.rank,
+                square: army.square,
+                troops: army.army.total_troops(),
+                lines: army.army.troops.clone(),
+                losses_by_day: days
+                    .map(|d| d.ledger.entries.iter().map(|e| (e.line, e.day, e.troops)).collect())
+                    .unwrap_or_default(),
+                day_count: days.and_then(|d| d.count.clone()),
+                siege: days.and_then(|d| d.siege.clone()),
+                pending_long_move: army.long_move.clone(),
+                controllers: army.controllers.iter().cloned().collect(),
+                battle: army.battle.clone(),
+                colors: army.army.colors.clone(),
+                legend: army.army.legend.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The map at `version`.
+pub fn map_view(version: u64, state: &CampaignState) -> MapView {
+    let mut by_square: BTreeMap<Square, Vec<String>> = BTreeMap::new();
+    for (name, army) in &state.armies {
+        by_square.entry(army.square).or_default().push(name.clone());
+    }
+    let squares = state
+        .map
+        .bounds
+        .squares()
+        .map(|square| SquareView {
+            square,
+            terrain: state.map.terrain_at(square),
+            site: state.map.site_at(square).cloned(),
+            armies: by_square.get(&square).cloned().unwrap_or_default(),
+        })
+        .collect();
+    MapView { version, squares, armies: army_views(state) }
+}
+
+/// Markers for the SVG map.
+pub fn markers(state: &CampaignState) -> Vec<ArmyMarker> {
+    state
+        .armies
+        .iter()
+        .map(|(name, army)| ArmyMarker {
+            name: name.clone(),
+            team: army.army.team,
+            rank: army.army.rank,
+            troops: army.army.total_troops(),
+            square: army.square,
+        })
+        .collect()
+}
+
+/// The report of `turn`, from the campaign's events (in order).
+pub fn turn_report<'a>(turn: u32, events: impl IntoIterator<Item = &'a CampaignEvent>) -> Option<TurnReport> {
+    let mut report = TurnReport { turn, ..TurnReport::default() };
+    let mut inside = false;
+    let mut found = false;
+    for event in events {
+        match event {
+            CampaignEvent::TurnLocked { turn: locked } => inside = *locked == turn,
+            CampaignEvent::TurnAdjudicated { turn: done, .. } if *done == turn => {
+                found = true;
+                inside = false;
+            }
+            _ if !inside => {}
+            CampaignEvent::BattleResultApplied { battle, winners, losses } => report
+                .battle_results
+                .push(BattleResultLine { battle: battle.clone(), winners: winners.clone(), losses: losses.clone() }),
+            CampaignEvent::ArmyBumped { army, from, to, pushed, .. } => {
+                report.bumps.push(BumpLine { army: army.clone(), from: *from, to: *to, pushed: *pushed })
+            }
+            CampaignEvent::ArmyKilled { army, .. } => report.killed.push(army.clone()),
+            CampaignEvent::MovementAdjudicated { moves, ignored, long_moves, .. } => {
+                report.moves = moves.clone();
+                report.ignored = ignored.clone();
+                report.long_moves = long_moves.clone();
+            }
+            CampaignEvent::Days { event } => report.days.push(event.clone()),
+            CampaignEvent::BattleAnnounced { battle, square, sides, attack, .. } => report.battles.push(BattleLine {
+                battle: battle.clone(),
+                square: *square,
+                sides: sides.clone(),
+                attack: attack.clone(),
+            }),
+            _ => {}
+        }
+    }
+    found.then_some(report)
+}
+
+/// The movement update as a Movement Judge would post it (seed 003 §3.1).
+pub fn turn_report_text(report: &TurnReport) -> String {
+    let mut text = format!("Movement update, turn {}\n", report.turn);
+    if !report.battle_results.is_empty() || !report.bumps.is_empty() || !report.killed.is_empty() {
+        text.push_str("\nBattle results\n");
+        for line in &report.battle_results {
+            let lost: Vec<String> =
+                line.losses.iter().map(|(army, l)| format!("{army} lost {}", l.iter().sum::<u32>())).collect();
+            let winners = if line.winners.is_empty() { "nobody".to_string() } else { line.winners.join(" and ") };
+            text.push_str(&format!("  {}: won by {winners}; {}\n", line.battle, lost.join(", ")));
+        }
+        for bump in &report.bumps {
+            let how = if bump.pushed { "pushed into" } else { "moved to" };
+            text.push_str(&format!(
+                "  {} retreats from {}, {how} {} (seed 003 §4.2.5)\n",
+                bump.army, bump.from, bump.to
+            ));
+        }
+        for army in &report.killed {
+            text.push_str(&format!("  {army} is killed and removed from the map (seed 003 §4.3.1)\n"));
+        }
+    }
+    text.push_str("\nMoves\n");
+    for line in &report.moves {
+        text.push_str(&format!("  {}\n", move_line(line)));
+    }
+    if !report.ignored.is_empty() {
+        text.push_str("\nOrders not carried out\n");
+        for ignored in &report.ignored {
+            text.push_str(&format!("  {} — {} ({})\n", format_order(&ignored.order), ignored.message, ignored.rule));
+        }
+    }
+    let days: Vec<String> = report.days.iter().filter_map(day_line).collect();
+    if !days.is_empty() {
+        text.push_str("\nDay counts\n");
+        for line in days {
+            text.push_str(&format!("  {line}\n"));
+        }
+    }
+    text.push_str("\nBattles\n");
+    if report.battles.is_empty() {
+        text.push_str("  none\n");
+    }
+    for BattleLine { battle, square, sides, attack } in &report.battles {
+        let line = match attack {
+            Attack::Attacks { attackers, defenders } => {
+                format!("{} attacks {} at {square}", attackers.join(" and "), defenders.join(" and "))
+            }
+            Attack::NoAttacker => {
+                let names: Vec<String> = sides.iter().map(|s| s.armies.join(" and ")).collect();
+                format!("{} at {square} (no-attacker battle)", names.join(" vs "))
+            }
+        };
+        text.push_str(&format!("  {line} [{battle}]\n"));
+    }
+    text
+}
+
+fn move_line(line: &MoveReport) -> String {
+    let what = match &line.outcome {
+        MoveOutcome::Moved => format!("{} > {}", line.from, line.to),
+        MoveOutcome::Partial => format!(
+            "{} > {} (partial move, wanted {})",
+            line.from,
+            line.to,
+            line.intended.map_or_else(|| "?".to_string(), |s| s.to_string())
+        ),
+        MoveOutcome::Stayed => format!("stays at {}", line.from),
+        MoveOutcome::InBattle => format!("in battle at {}", line.from),
+        MoveOutcome::Rejected => format!("stays at {} (order rejected)", line.from),
+        MoveOutcome::JointEngageIgnored => format!("stays at {} (Joint Engage ignored)", line.from),
+        MoveOutcome::Intercepted { by } => format!("{} > {} (intercepted by {by})", line.from, line.to),
+        MoveOutcome::Intercepts { target } => format!("intercepts {target} at {}", line.to),
+        MoveOutcome::JointEngagement => format!("{} > {} (Joint Engage)", line.from, line.to),
+    };
+    let why = if line.reason.is_empty() { String::new() } else { format!(" — {} ({})", line.reason, line.rule) };
+    format!("{}: {what}{why}", line.army)
+}
+
+fn day_line(event: &DaysEvent) -> Option<String> {
+    Some(match event {
+        DaysEvent::DayCounted { army, square, days, .. } => format!("{army}: day {days} at {square}"),
+        DaysEvent::DayCountReset { army, square, .. } => format!("{army}: day count at {square} ends"),
+        DaysEvent::ArmyHealed { army, lines, .. } => {
+            let healed: Vec<String> = lines.iter().map(|l| format!("{} {} → {}", l.creature, l.from, l.to)).collect();
+            format!("{army} heals: {}", healed.join(", "))
+        }
+        DaysEvent::SiegeDayCounted { army, square, days, .. } => format!("{army}: siege day {days} at {square}"),
+        DaysEvent::SiteDestroyed { site, by, .. } => format!("{site} is destroyed by {by} (seed 003 §1.7.1)"),
+        DaysEvent::EndGameBegan { team } => {
+            format!("{team:?} must now hold a win condition for 4 days (seed 003 §1.7.2)")
+        }
+        DaysEvent::WinConditionDayCounted { army, square, days } => {
+            format!("{army}: win-condition day {days} at {square}")
+        }
+        DaysEvent::RoundWon { victory } => format!("{:?} wins the round ({})", victory.team, victory.rule),
+        DaysEvent::LossesRecorded { .. } | DaysEvent::SiegeLifted { .. } => return None,
+    })
+}
+
+/// The team a reader plays for: from the player list, else from the armies they control.
+pub fn viewer_team(state: &CampaignState, viewer: &Viewer) -> Option<Team> {
+    let player = viewer.player.as_deref()?;
+    state
+        .players
+        .iter()
+        .find(|p| p.name == player)
+        .map(|p| p.team)
+        .or_else(|| state.armies.values().find(|a| a.controllers.contains(player)).map(|a| a.army.team))
+}
+
+/// The current turn's orders `viewer` may see: private ones only by the army's team until the
+/// lock, everything by judges (seed 003 §3.1).
+pub fn visible_orders(state: &CampaignState, viewer: &Viewer) -> Vec<PostedOrder> {
+    let locked = !matches!(state.phase, TurnPhase::Open { .. });
+    let team = viewer_team(state, viewer);
+    state
+        .orders
+        .iter()
+        .filter(|order| {
+            viewer.is_judge()
+                || locked
+                || !order.private
+                || team.is_some() && state.armies.get(&order.army).map(|a| a.army.team) == team
+        })
+        .cloned()
+        .collect()
+}
