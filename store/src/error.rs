@@ -1,7 +1,9 @@
 //! Store errors.
 
 /// Why an append or read failed.
-#[derive(Debug, thiserror::Error)]
+///
+/// `Clone` so one failed group commit can report the same error to every request in it.
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum StoreError {
     /// The stream was not at the expected version; nothing was written.
     #[error("wrong expected version for stream {stream}: expected {expected}, actual {actual:?}")]
@@ -13,7 +15,10 @@ pub enum StoreError {
         /// The stream's actual last version, `None` when it does not exist.
         actual: Option<u64>,
     },
-    /// A command id was reused for a different stream or different events.
+    /// A command id was reused for a different stream.
+    ///
+    /// Only the stream is compared: a retry of the same command may carry new event ids (the
+    /// decider ran again), and it must still get the first result.
     #[error("command id {command_id} was already used for a different append")]
     CommandIdReused {
         /// The reused id.

@@ -1,0 +1,77 @@
+//! The flusher thread: makes committed batches durable, publishes the head, answers.
+//!
+//! Batches arrive in commit order. The flusher takes every batch waiting, flushes once for all
+//! of them (sled's flush covers everything committed before it started), then publishes the
+//! durable head to readers and answers each request. Answering in commit order after the flush
+//! is what makes an acknowledgement mean "durable", including for conflicts and replays judged
+//! against earlier, not yet durable, batches.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use crossbeam_channel::Receiver;
+
+use super::plan::Outcome;
+use super::writer::Reply;
+use super::Shared;
+use crate::{AppendResult, StoreError};
+
+/// One planned and committed batch, waiting for its flush.
+pub(crate) struct Flush {
+    /// Each request's answer channel, in batch order.
+    pub(crate) replies: Vec<Reply>,
+    /// Each request's outcome, in batch order.
+    pub(crate) outcomes: Vec<Outcome>,
+    /// Whether the batch's transaction committed.
+    pub(crate) committed: Result<(), StoreError>,
+    /// Whether the batch wrote anything (else it needs no flush of its own).
+    pub(crate) wrote: bool,
+    /// The next free position after this batch: its durable end once flushed.
+    pub(crate) next: u64,
+}
+
+/// Run until the writer closes the queue.
+pub(crate) fn run(db: sled::Db, shared: Arc<Shared>, batches: Receiver<Flush>) {
+    while let Ok(first) = batches.recv() {
+        let mut group = vec![first];
+        group.extend(batches.try_iter());
+        let flushed = if group.iter().any(|flush| flush.wrote && flush.committed.is_ok()) {
+            db.flush().map(drop).map_err(|e| StoreError::Backend(format!("flush failed, durability unknown: {e}")))
+        } else {
+            Ok(())
+        };
+        // Publish even after a failed flush: the events are committed and readable in sled, and
+        // later batches will publish past them anyway.
+        if let Some(end) = group.iter().map(|flush| flush.next).max() {
+            if end > shared.visible.load(Ordering::Acquire) {
+                shared.visible.store(end, Ordering::Release);
+                shared.head.send_replace(end.checked_sub(1));
+            }
+        }
+        for flush in group {
+            let written = flush.committed.and_then(|()| flushed.clone());
+            for (reply, result) in flush.replies.into_iter().zip(resolve(flush.outcomes, written)) {
+                // The caller may have gone away; its append is committed all the same.
+                let _ = reply.send(result);
+            }
+        }
+    }
+}
+
+/// Each request's answer, given how the batch's write (if any) went.
+fn resolve(outcomes: Vec<Outcome>, written: Result<(), StoreError>) -> Vec<Result<AppendResult, StoreError>> {
+    let mut results: Vec<Result<AppendResult, StoreError>> = Vec::with_capacity(outcomes.len());
+    for outcome in outcomes {
+        let result = match outcome {
+            Outcome::Done(result) => result,
+            Outcome::Write(result) => written.clone().map(|()| result),
+            Outcome::ReplayOf(first) => match results.get(first) {
+                Some(Ok(result)) => Ok(AppendResult { replayed: true, ..result.clone() }),
+                Some(Err(e)) => Err(e.clone()),
+                None => Err(StoreError::Backend("replay of an unknown request in the batch".into())),
+            },
+        };
+        results.push(result);
+    }
+    results
+}

@@ -1,0 +1,3 @@
+//! The conformance suite against the sled backend.
+
+herald_store::conformance_suite!(herald_store::conformance::sled);
