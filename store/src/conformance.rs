@@ -10,7 +10,7 @@
 //! ```
 //!
 //! [`CASES`] lists the same functions for runners that want to loop instead. The helpers
-//! ([`sled`], [`request`], [`new_event`], [`read_stream_to_end`], [`read_all_to_end`]) are public
+//! ([`sled()`], [`request`], [`new_event`], [`read_stream_to_end`], [`read_all_to_end`]) are public
 //! so other crates' tests can build requests and stores the same way.
 
 mod envelope;

@@ -1,10 +1,11 @@
 //! The embedded sled backend: one writer thread with group commit, lock-free reads.
 //!
 //! Tree layout and encoding are documented in [`crate::codec`]. Appends go through the writer
-//! thread ([`writer`]), which batches every pending request into one multi-tree transaction, and
-//! the flusher thread ([`flusher`]), which makes it durable with one `flush` and answers. Reads go straight to sled, but only up to the *durable head*: the last position
-//! whose flush completed. An event is therefore never visible before it is acknowledged, even
-//! though sled makes a committed transaction readable before it reaches the disk.
+//! thread (`writer`), which batches every pending request into one multi-tree transaction, and
+//! the flusher thread (`flusher`), which makes it durable with one `flush` and answers. Reads
+//! go straight to sled, but only up to the *durable head*: the last position whose flush
+//! completed. An event is therefore never visible before it is acknowledged, even though sled
+//! makes a committed transaction readable before it reaches the disk.
 
 mod flusher;
 mod plan;

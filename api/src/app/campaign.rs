@@ -26,12 +26,28 @@ pub fn battle_seed(root: &[u8; 32], battle: &str) -> [u8; 32] {
 
 /// Adjudicate a campaign's locked turn: gather the results of last turn's battles, decide, then
 /// open the battles it announces. Blocking.
-pub fn adjudicate(service: &Service, stream: &str, meta: CommandMeta) -> Result<CommandOutcome, ApiError> {
+///
+/// `settled` are a judge's results for battles the service does not open itself (joint
+/// engagements, seed 003 §4.4); the results of the others are read from their streams.
+pub fn adjudicate(
+    service: &Service,
+    stream: &str,
+    settled: Vec<BattleResult>,
+    meta: CommandMeta,
+) -> Result<CommandOutcome, ApiError> {
     let state = service
         .load::<CoalitionCampaign>(stream, None)?
         .map(|(state, _)| state)
         .ok_or_else(|| ApiError::NotFound(format!("no campaign {stream}")))?;
-    let battle_results = battle_results(service, &state)?;
+    if let Some(result) = settled.iter().find(|r| state.battles.get(&r.battle).is_some_and(|link| link.automatic)) {
+        return Err(ApiError::Rule(herald_domain::RuleError::new(
+            "coalition.campaign.battle_has_stream",
+            format!("{} is decided in its own stream; its result is read from there", result.battle),
+            "seed 003 §4.2",
+        )));
+    }
+    let mut battle_results = battle_results(service, &state)?;
+    battle_results.extend(settled);
     let outcome = service.execute::<CoalitionCampaign>(
         stream,
         CampaignCommand::AdjudicateTurn { battle_results },

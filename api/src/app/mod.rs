@@ -119,12 +119,35 @@ impl Service {
         Ok(self.store.get_secret(&seed_key(stream))?.and_then(|bytes| bytes.try_into().ok()))
     }
 
-    /// Fold `stream` up to and including `at` (or to its end).
+    /// Fold `stream` up to and including `at` (or to its end), streaming: no page of events is
+    /// kept in memory (docs/PERFORMANCE.md (d)).
     pub fn load<D: Decider>(&self, stream: &str, at: Option<u64>) -> Result<Option<(D::State, u64)>, ApiError> {
-        let events = read_stream_to(self.store.as_ref(), stream, at)?;
-        let Some(last) = events.last().map(|event| event.version) else { return Ok(None) };
-        let decoded = decode_events::<D>(&events)?;
-        Ok(Some((D::fold(decoded.iter()), last)))
+        use std::ops::ControlFlow;
+        let mut state = D::State::default();
+        let mut last = None;
+        let mut failure = None;
+        self.store.replay_stream(stream, 0, &mut |event| {
+            if at.is_some_and(|at| event.version > at) {
+                return ControlFlow::Break(());
+            }
+            let (version, position) = (event.version, event.position);
+            match serde_json::from_value::<D::Event>(event.data) {
+                Ok(decoded) => {
+                    D::evolve(&mut state, &decoded);
+                    last = Some(version);
+                    ControlFlow::Continue(())
+                }
+                Err(error) => {
+                    failure =
+                        Some(format!("event {version} of {stream} (position {position}) does not decode: {error}"));
+                    ControlFlow::Break(())
+                }
+            }
+        })?;
+        if let Some(failure) = failure {
+            return Err(ApiError::internal(anyhow::anyhow!(failure)));
+        }
+        Ok(last.map(|version| (state, version)))
     }
 
     /// Run `command` against `stream`. Blocking: call from a blocking thread.

@@ -5,7 +5,9 @@ use actix_web::{get, http::header, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use herald_domain::{
     coalition::{
-        campaign::{ArmyEntry, ArmyOrder, CampaignCommand, CampaignOptions, CampaignState, CoalitionCampaign},
+        campaign::{
+            ArmyEntry, ArmyOrder, BattleResult, CampaignCommand, CampaignOptions, CampaignState, CoalitionCampaign,
+        },
         map::{Map, Square},
         orders::PostedOrder,
         setup::Player,
@@ -102,6 +104,16 @@ pub struct RulingRequest {
     pub square: Square,
     /// The ruling's reason.
     pub reason: String,
+}
+
+/// Adjudicate the locked turn.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdjudicateRequest {
+    /// Results of battles the service does not open itself (joint engagements, seed 003 §4.4),
+    /// recorded by the judge. Two-army battles are read from their own streams.
+    #[serde(default)]
+    pub results: Vec<BattleResult>,
 }
 
 /// `?at=<version>`.
@@ -424,6 +436,7 @@ pub async fn lock_turn(
 /// losers moved off, moves carried out, days counted, new battles announced and their streams
 /// opened.
 #[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/adjudicate", tag = "campaigns",
+    request_body(content = Option<AdjudicateRequest>, description = "results of joint-engagement battles, if any"),
     params(("campaign_id" = Uuid, Path, description = "the campaign id")),
     responses(
         (status = 200, description = "adjudicated; the events are the turn's update", body = CommandResponse),
@@ -438,7 +451,15 @@ pub async fn adjudicate_turn(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<Uuid>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
+    let settled = if body.iter().all(u8::is_ascii_whitespace) {
+        Vec::new()
+    } else {
+        serde_json::from_slice::<AdjudicateRequest>(&body)
+            .map_err(|error| ApiError::Malformed(format!("invalid JSON body: {error}")))?
+            .results
+    };
     let id = path.into_inner();
     let state = state(&req)?;
     let meta = command_meta(&req, actor.clone())?;
@@ -447,6 +468,6 @@ pub async fn adjudicate_turn(
     if worker.service.catalog().campaign(&stream).is_none() {
         return Err(not_found(id));
     }
-    let outcome = blocking(move || campaign::adjudicate(&worker.service, &stream, meta)).await?;
+    let outcome = blocking(move || campaign::adjudicate(&worker.service, &stream, settled, meta)).await?;
     Ok(command_response(&state, &actor, outcome, false))
 }

@@ -53,10 +53,22 @@ pub fn adjudicate(
     let fought: BTreeSet<String> =
         state.battles.values().filter(|b| !b.applied).flat_map(|b| b.armies.iter().cloned()).collect();
     let mut fights = Fights { fights: BTreeMap::new() };
-    for battle in state.battles.iter().filter(|(_, link)| link.automatic && !link.applied).map(|(name, _)| name) {
+    if let Some(stray) = results.iter().find(|r| state.battles.get(&r.battle).is_none_or(|link| link.applied)) {
+        return Err(refuse(
+            "unknown_battle",
+            format!("{} is not a battle awaiting its result", stray.battle),
+            "seed 003 §3.1",
+        ));
+    }
+    for (battle, link) in state.battles.iter().filter(|(_, link)| !link.applied) {
         let result = results.iter().find(|r| &r.battle == battle).ok_or_else(|| {
-            refuse("battle_unresolved", format!("battle {battle} has not been resolved yet"), "seed 003 §3.1")
+            let how =
+                if link.automatic { "resolve it in its stream" } else { "record its result with the adjudication" };
+            refuse("battle_unresolved", format!("battle {battle} has no result yet: {how}"), "seed 003 §3.1, §4.4")
         })?;
+        if let Some(side) = result.sides.iter().find(|side| !link.armies.contains(&side.army)) {
+            return Err(refuse("not_in_battle", format!("{} did not fight in {battle}", side.army), "seed 003 §4.4"));
+        }
         for event in apply_result(&working, result, &mut fights, ctx)? {
             emit(&mut working, event, &mut events);
         }
