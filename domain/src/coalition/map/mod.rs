@@ -14,8 +14,10 @@ pub use site::{Faction, Site, SiteKind};
 pub use square::{MapBounds, Square, SquareError};
 pub use terrain::Terrain;
 
-/// The map: its bounds, the terrain of every square, and the sites.
+/// The map: its bounds, the terrain of every square, and the sites. Every field has a default
+/// (14 × 38, plains, no sites), so a request may give only what differs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(default)]
 pub struct Map {
     /// Columns and rows.
     pub bounds: MapBounds,
