@@ -191,3 +191,58 @@ fn replaying_the_events_gives_the_same_state() {
     let replayed = CoalitionCampaign::fold(round.events.iter());
     assert_eq!(replayed, round.state);
 }
+
+#[test]
+fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2() {
+    use herald_domain::coalition::map::{Site, SiteKind};
+    let base = sq("20K");
+    let mut map = Map::default();
+    let site = Site {
+        name: "Red Base".into(),
+        square: base,
+        kind: SiteKind::Base { color: Faction::Red },
+        destroyed: false,
+        win_condition: true,
+        description: String::new(),
+    };
+    map.sites.insert(base, site);
+    let mut round = Round { state: CampaignState::default(), events: Vec::new() };
+    let entry = ArmyEntry {
+        army: army("Sai Rei", Team::Coalition, vec![Faction::Red, Faction::Green, Faction::Blue], "Kris Mage", Color::Red),
+        controllers: vec!["alice".into()],
+        start: Start::Square { square: base },
+    };
+    let create = CampaignCommand::CreateCampaign {
+        name: "Round 1".into(),
+        map,
+        players: vec![],
+        armies: vec![entry],
+        options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
+        seed_commitment: "00".repeat(32),
+    };
+    round.run(create, judge(), at(1)).expect("created");
+    let new_lines = vec![TroopLine {
+        creature: "Grizzly Bears".into(),
+        colors: vec![Color::Green],
+        power: 2,
+        toughness: 2,
+        variable: false,
+        slot: 0,
+        full: 5000,
+        troops: 0,
+    }];
+    let change = CampaignCommand::ChangeTroops { army: "Sai Rei".into(), troops: new_lines.clone(), legend: None };
+    let alice = Actor::player("token:a", "alice");
+    for (hour, days) in [(2, 1), (5, 2)] {
+        let refused = round.run(change.clone(), alice.clone(), at(hour)).expect_err("too early");
+        assert!(refused.starts_with("coalition.troops."), "{refused} after {} days", days - 1);
+        round.run(CampaignCommand::OpenTurn { deadline: at(hour + 1) }, judge(), at(hour)).expect("opened");
+        round.run(CampaignCommand::LockTurn, judge(), at(hour + 2)).expect("locked");
+        round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(hour + 2)).expect("adjudicated");
+        let counted = round.state.days.armies["Sai Rei"].count.as_ref().expect("counting").days;
+        assert_eq!(counted, days);
+    }
+    round.run(change, alice, at(9)).expect("two days in Red Base: the makeup may change");
+    let lines = &round.state.armies["Sai Rei"].army.troops;
+    assert_eq!((lines[0].creature.as_str(), lines[0].troops), ("Grizzly Bears", 5000), "new lines at full strength");
+}

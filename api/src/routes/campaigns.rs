@@ -5,6 +5,7 @@ use actix_web::{get, http::header, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use herald_domain::{
     coalition::{
+        army::TroopLine,
         campaign::{
             ArmyEntry, ArmyOrder, BattleResult, CampaignCommand, CampaignOptions, CampaignState, CoalitionCampaign,
         },
@@ -92,6 +93,19 @@ pub struct OrdersRequest {
     /// Judges re-posting a player's PM name the player here.
     #[serde(default)]
     pub on_behalf_of: Option<String>,
+}
+
+/// A new troop makeup.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TroopsRequest {
+    /// The army.
+    pub army: String,
+    /// The new troop lines, at full strength.
+    pub troops: Vec<TroopLine>,
+    /// A new legend, if it changes.
+    #[serde(default)]
+    pub legend: Option<String>,
 }
 
 /// A judge's ruling moving an army.
@@ -404,6 +418,14 @@ command_route!(
 command_route!(post_orders, "/campaigns/{campaign_id}/orders", "/v1/campaigns/{campaign_id}/orders",
     OrdersRequest, "Post orders for armies you control, as text or data (seed 003 §3.2.2.5); each is checked against the map as it is now (§3.2.2.2).",
     |b| CampaignCommand::PostOrders { text: b.text, orders: b.orders, private: b.private, on_behalf_of: b.on_behalf_of });
+command_route!(
+    change_troops,
+    "/campaigns/{campaign_id}/troops",
+    "/v1/campaigns/{campaign_id}/troops",
+    TroopsRequest,
+    "Change an army's troops after 2 days in a base it heals at (its controller or a judge, seed 003 §2.3.2).",
+    |b| CampaignCommand::ChangeTroops { army: b.army, troops: b.troops, legend: b.legend }
+);
 command_route!(
     rule_on_army,
     "/campaigns/{campaign_id}/rulings",

@@ -50,6 +50,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(campaigns::set_controllers)
                 .service(campaigns::open_turn)
                 .service(campaigns::rule_on_army)
+                .service(campaigns::change_troops)
                 .service(campaigns::lock_turn)
                 .service(campaigns::adjudicate_turn)
                 .service(events::live_events)

@@ -76,6 +76,12 @@ pub fn adjudicate(
     for event in destruction_victory(&working) {
         emit(&mut working, event, &mut events);
     }
+    if working.victory.is_some() {
+        // The round is over (seed 003 §1.7.3): nothing moves and no battle is announced after it.
+        let next_word = ctx.dice.next_word();
+        emit(&mut working, CampaignEvent::TurnAdjudicated { turn: state.turn, next_word }, &mut events);
+        return Ok(events);
+    }
 
     // 2. Movement (seed 003 §3.2–3.3): the orders that count, plus long moves under way.
     let controllers: ControlList = working.armies.iter().map(|(n, a)| (n.clone(), a.controllers.clone())).collect();
@@ -134,6 +140,8 @@ pub fn adjudicate(
     }
 
     // 4. The new battles (seed 003 §3.1 "announce which armies are engaged", §4.1.2.3).
+    // Not once the round is won (seed 003 §1.7.2): those battles would never be fought.
+    let engagements = if working.victory.is_some() { Vec::new() } else { engagements };
     for engagement in &engagements {
         let announced = announce(&ctx.stream, state.turn, engagement);
         emit(&mut working, announced, &mut events);
@@ -170,6 +178,8 @@ fn apply_result(
         losses: result.sides.iter().map(|s| (s.army.clone(), s.losses.clone())).collect(),
     }];
     let mut occupied: BTreeSet<Square> = state.armies.values().map(|a| a.square).collect();
+    let mut retreats: Vec<(Vec<&str>, Square)> = Vec::new();
+    let mut staying: Vec<&str> = Vec::new();
     for side in &result.sides {
         let won = winners.contains(&side.army);
         fights.fights.insert(side.army.clone(), (if won { Fight::Won } else { Fight::Lost }, side.losses.clone()));
@@ -182,10 +192,24 @@ fn apply_result(
             });
             continue;
         }
-        if won || result.winner.is_none() {
+        if result.winner.is_none() {
             continue;
         }
-        let bumped = bump(state, &side.army, army.square, &occupied, ctx)?;
+        if won {
+            staying.push(&side.army);
+        } else {
+            retreats.push((vec![side.army.as_str()], army.square));
+        }
+    }
+    // Two winners may not stay together: one of them leaves, and its retreat is decided before
+    // the losers' (seed 003 §4.4, §3.3.1). No strategy names it here, so the die picks it.
+    if let Some(square) = staying.first().and_then(|army| state.armies.get(*army)).map(|a| a.square) {
+        if staying.len() > 1 {
+            retreats.insert(0, (staying, square));
+        }
+    }
+    for (armies, from) in retreats {
+        let bumped = bump(state, &armies, from, &occupied, ctx)?;
         if let CampaignEvent::ArmyBumped { to, .. } = &bumped {
             occupied.insert(*to);
         }
@@ -194,18 +218,21 @@ fn apply_result(
     Ok(events)
 }
 
-/// The loser goes to a random empty square of the 8 around the battle; if all are occupied it is
-/// pushed into one holding an enemy (or any, if none does) and fights again (seed 003 §4.2.5).
+/// One of `armies` (one loser, or the two winners of a joint engagement of whom one must leave)
+/// goes to a random empty square of the 8 around the battle; if all are occupied it is pushed
+/// into one holding an enemy (or any, if none does) and fights again (seed 003 §4.2.5, §4.4).
+/// With several armies one die picks the army and the square together, so the event records both.
 fn bump(
     state: &CampaignState,
-    army: &str,
+    armies: &[&str],
     from: Square,
     occupied: &BTreeSet<Square>,
     ctx: &mut Context,
 ) -> Result<CampaignEvent, RuleError> {
+    let first = armies.first().copied().unwrap_or_default();
     let around = from.surrounding(state.map.bounds);
     let empty: Vec<Square> = around.iter().copied().filter(|s| !occupied.contains(s)).collect();
-    let team = state.armies.get(army).map(|a| a.army.team);
+    let team = state.armies.get(first).map(|a| a.army.team);
     let (candidates, pushed) = if empty.is_empty() {
         let enemy_held: Vec<Square> = around
             .iter()
@@ -216,13 +243,20 @@ fn bump(
     } else {
         (empty, false)
     };
-    let count = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
+    let squares = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
+    let count = squares.saturating_mul(u32::try_from(armies.len()).unwrap_or(u32::MAX));
     if count == 0 {
-        return Ok(CampaignEvent::ArmyBumped { army: army.into(), from, to: from, pushed: false, draw: None });
+        return Ok(CampaignEvent::ArmyBumped { army: first.into(), from, to: from, pushed: false, draw: None });
     }
-    let draw = ctx.dice.roll(count, format!("bump {army} from {from}"))?;
-    let index = usize::try_from(draw.value - 1).unwrap_or(0);
-    let to = candidates.get(index).copied().unwrap_or(from);
+    let purpose = match armies {
+        [army] => format!("bump {army} from {from}"),
+        _ => format!("bump one of {} from {from} ({} armies × {squares} squares)", armies.join(", "), armies.len()),
+    };
+    let draw = ctx.dice.roll(count, purpose)?;
+    let index = draw.value.saturating_sub(1);
+    let army = usize::try_from(index / squares).ok().and_then(|i| armies.get(i)).copied().unwrap_or(first);
+    let square = usize::try_from(index % squares).unwrap_or(0);
+    let to = candidates.get(square).copied().unwrap_or(from);
     Ok(CampaignEvent::ArmyBumped { army: army.into(), from, to, pushed, draw: Some(draw) })
 }
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::coalition::{
-    army::Army,
+    army::{Army, TroopLine},
     battle::SideId,
     map::{Map, Square},
     orders::Order,
@@ -136,6 +136,17 @@ pub enum CampaignCommand {
         /// Results of the battles announced last turn, filled in by the service.
         #[serde(default)]
         battle_results: Vec<BattleResult>,
+    },
+    /// A new troop makeup after 2 days in a base the army heals at (seed 003 §2.3.2; its
+    /// controller or a judge).
+    ChangeTroops {
+        /// The army.
+        army: String,
+        /// The new troop lines (at full strength).
+        troops: Vec<TroopLine>,
+        /// A new legend, if it changes.
+        #[serde(default)]
+        legend: Option<String>,
     },
     /// A judge's ruling that moves an army, recorded with its reason (seed 003 §3.3.3).
     RuleOnArmy {

@@ -83,6 +83,9 @@ pub fn decide(
             }
         }
         CampaignCommand::AdjudicateTurn { battle_results } => super::adjudicate::adjudicate(state, battle_results, ctx),
+        CampaignCommand::ChangeTroops { army, troops, legend } => {
+            super::troops::change_troops(state, ctx, army, troops, legend.as_ref())
+        }
         CampaignCommand::RuleOnArmy { army, square, reason } => {
             require_judge(ctx, "rule on an army")?;
             let current = living(state, army)?;
@@ -104,6 +107,11 @@ pub fn decide(
 
 fn already_exists() -> Result<Vec<CampaignEvent>, RuleError> {
     Err(refuse("already_exists", "this campaign already exists", SERVICE_RULES))
+}
+
+/// The living army `army`, or a rule error naming it.
+pub fn living_army<'a>(state: &'a CampaignState, army: &str) -> Result<&'a super::state::ArmyState, RuleError> {
+    living(state, army)
 }
 
 fn living<'a>(state: &'a CampaignState, army: &str) -> Result<&'a super::state::ArmyState, RuleError> {

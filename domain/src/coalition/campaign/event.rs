@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use super::command::CampaignOptions;
 use crate::{
     coalition::{
-        army::Army,
+        army::{Army, TroopLine},
         days::DaysEvent,
         map::{Map, Square},
         movement::{Attack, EngagedSide, LongMove, MoveReport, Position},
@@ -148,6 +148,15 @@ pub enum CampaignEvent {
         /// The tape's next word after this turn's draws.
         next_word: u64,
     },
+    /// An army's troops were changed (seed 003 §2.3.2).
+    TroopsChanged {
+        /// The army.
+        army: String,
+        /// Its new troop lines.
+        troops: Vec<TroopLine>,
+        /// Its legend.
+        legend: Option<String>,
+    },
     /// A judge moved an army by a ruling (seed 003 §3.3.3).
     ArmyRuledOn {
         /// The army.
@@ -178,6 +187,7 @@ impl EventType for CampaignEvent {
             Self::BattleAnnounced { .. } => "coalition.BattleAnnounced",
             Self::TurnAdjudicated { .. } => "coalition.TurnAdjudicated",
             Self::ArmyRuledOn { .. } => "coalition.ArmyRuledOn",
+            Self::TroopsChanged { .. } => "coalition.TroopsChanged",
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod command;
 pub mod decide;
 pub mod event;
 pub mod state;
+pub mod troops;
 
 pub use command::{ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignOptions, Start};
 pub use event::CampaignEvent;

@@ -195,6 +195,12 @@ impl CampaignState {
                 }
             }
             CampaignEvent::Days { event } => self.apply_days(event),
+            CampaignEvent::TroopsChanged { army, troops, legend } => {
+                if let Some(state) = self.armies.get_mut(army) {
+                    state.army.troops = troops.clone();
+                    state.army.legend = legend.clone();
+                }
+            }
             CampaignEvent::BattleAnnounced { battle, turn, square, sides, automatic, .. } => {
                 let armies: Vec<String> = sides.iter().flat_map(|side| side.armies.iter().cloned()).collect();
                 for army in &armies {
