@@ -208,7 +208,13 @@ fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2(
     map.sites.insert(base, site);
     let mut round = Round { state: CampaignState::default(), events: Vec::new() };
     let entry = ArmyEntry {
-        army: army("Sai Rei", Team::Coalition, vec![Faction::Red, Faction::Green, Faction::Blue], "Kris Mage", Color::Red),
+        army: army(
+            "Sai Rei",
+            Team::Coalition,
+            vec![Faction::Red, Faction::Green, Faction::Blue],
+            "Kris Mage",
+            Color::Red,
+        ),
         controllers: vec!["alice".into()],
         start: Start::Square { square: base },
     };
@@ -238,7 +244,9 @@ fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2(
         assert!(refused.starts_with("coalition.troops."), "{refused} after {} days", days - 1);
         round.run(CampaignCommand::OpenTurn { deadline: at(hour + 1) }, judge(), at(hour)).expect("opened");
         round.run(CampaignCommand::LockTurn, judge(), at(hour + 2)).expect("locked");
-        round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(hour + 2)).expect("adjudicated");
+        round
+            .run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(hour + 2))
+            .expect("adjudicated");
         let counted = round.state.days.armies["Sai Rei"].count.as_ref().expect("counting").days;
         assert_eq!(counted, days);
     }

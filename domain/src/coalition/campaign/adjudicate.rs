@@ -13,10 +13,10 @@ use super::{
 };
 use crate::{
     coalition::{
-        army::Army,
+        army::{Army, Team},
         days::{army_destruction_victory, count_turn, ArmyTurn, DaysEvent, Fight},
         map::Square,
-        movement::{adjudicate as adjudicate_movement, ArmyPosition, EngagementReport},
+        movement::{adjudicate as adjudicate_movement, ArmyPosition, Attack, EngagedSide, EngagementReport},
         orders::{select_orders, ControlList, Order, PostedOrder},
     },
     Context, RuleError,
@@ -107,7 +107,7 @@ pub fn adjudicate(
         })
         .collect();
     let movement = adjudicate_movement(&working.map, &positions, &effective, &mut ctx.dice)?;
-    let engagements = movement.engagements.clone();
+    let mut engagements = movement.engagements.clone();
     let moved = CampaignEvent::MovementAdjudicated {
         turn: state.turn,
         ignored: selection.ignored,
@@ -117,6 +117,7 @@ pub fn adjudicate(
         draws: movement.draws,
     };
     emit(&mut working, moved, &mut events);
+    engagements.extend(fought_again(&working, &engagements));
 
     // 3. Days, healing, sieges and the end game (seed 003 §1.5, §1.7, §2.3).
     let engaged: BTreeSet<&String> =
@@ -258,6 +259,36 @@ fn bump(
     let square = usize::try_from(index % squares).unwrap_or(0);
     let to = candidates.get(square).copied().unwrap_or(from);
     Ok(CampaignEvent::ArmyBumped { army: army.into(), from, to, pushed, draw: Some(draw) })
+}
+
+/// Squares where enemies end the movement together but movement reported no engagement: it
+/// leaves out squares whose armies all fought last turn, taking their battle to be under way. Here
+/// every one of last turn's battles has just been applied, so enemies still sharing a square — a
+/// loser pushed into an enemy that fought too (seed 003 §4.2.5) — fight again: "if two enemy
+/// armies end up in the same square for any reason, they will battle" (§3.3.1). Both were there
+/// before the moves, so the battle has no attacker (§4.1.2.3).
+fn fought_again(working: &CampaignState, reported: &[EngagementReport]) -> Vec<EngagementReport> {
+    let order = |team: Team| match team {
+        Team::Phyrexia => 0u8,
+        Team::Coalition => 1,
+        Team::Mercenary => 2,
+    };
+    let mut squares: BTreeMap<Square, BTreeMap<u8, EngagedSide>> = BTreeMap::new();
+    for (name, army) in &working.armies {
+        let team = army.army.team;
+        let side = squares.entry(army.square).or_default().entry(order(team));
+        side.or_insert_with(|| EngagedSide { team, armies: Vec::new() }).armies.push(name.clone());
+    }
+    squares
+        .into_iter()
+        .filter(|(square, sides)| sides.len() > 1 && !reported.iter().any(|e| e.square == *square))
+        .map(|(square, sides)| EngagementReport {
+            square,
+            sides: sides.into_values().collect(),
+            attack: Attack::NoAttacker,
+            joint: false,
+        })
+        .collect()
 }
 
 fn destruction_victory(state: &CampaignState) -> Vec<CampaignEvent> {
