@@ -8,6 +8,7 @@ use std::fmt::Write;
 use herald_domain::coalition::{
     army::{RankClass, Team},
     map::{Faction, Map, SiteKind, Square, Terrain},
+    setup::rank_class_name,
 };
 
 /// Pixels per square.
@@ -62,17 +63,6 @@ fn team_color(team: Team) -> &'static str {
         Team::Phyrexia => "#4b0082",
         Team::Coalition => "#c0392b",
         Team::Mercenary => "#e67e22",
-    }
-}
-
-fn rank_label(rank: RankClass) -> &'static str {
-    match rank {
-        RankClass::ChiefPraetorGeneral => "Chief Praetor/General",
-        RankClass::PraetorAdmiral => "Praetor/Admiral",
-        RankClass::EvincarCaptain => "Evincar/Captain",
-        RankClass::PlaguelordCommander => "Plaguelord/Commander",
-        RankClass::CplLtCommander => "CPL/Lt Cmdr",
-        RankClass::CenturionLieutenant => "Centurion/Lt",
     }
 }
 
@@ -149,7 +139,7 @@ pub fn render(title: &str, map: &Map, armies: &[ArmyMarker]) -> String {
                 y + 5 + if index > 1 { size } else { 0 },
                 team_color(army.team),
                 escape(&army.name),
-                rank_label(army.rank),
+                rank_class_name(army.rank),
                 army.troops
             );
         }

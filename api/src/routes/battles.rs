@@ -10,7 +10,6 @@ use herald_domain::{
             command::Engagement, state::BattleStatus, BattleCommand, BattleOptions, CoalitionBattle, SideId, Sides,
         },
     },
-    dice::seed,
     Actor,
 };
 use herald_projections::{BattleView, Viewer};
@@ -162,29 +161,8 @@ async fn run(
     command: BattleCommand,
     created: bool,
 ) -> Result<HttpResponse, ApiError> {
-    let state = state(req)?;
-    let meta = command_meta(req, actor.clone())?;
-    let stream = stream_of(battle_id);
-    let worker = state.clone();
-    let outcome = blocking(move || worker.service.execute::<CoalitionBattle>(&stream, command, meta)).await;
-    if let Err(ApiError::Rule(_) | ApiError::Forbidden { .. }) = &outcome {
-        state.metrics.commands.with_label_values(&[CoalitionBattle::RULES_LABEL, "refused"]).inc();
-    }
-    let mut response = command_response(&state, &actor, outcome?, created);
-    if created {
-        response.headers_mut().insert(
-            header::LOCATION,
-            header::HeaderValue::from_str(&format!("/v1/battles/{battle_id}")).map_err(ApiError::internal)?,
-        );
-    }
-    Ok(response)
-}
-
-trait RulesLabel {
-    const RULES_LABEL: &'static str;
-}
-impl RulesLabel for CoalitionBattle {
-    const RULES_LABEL: &'static str = <CoalitionBattle as herald_domain::Decider>::RULES;
+    let location = created.then(|| format!("/v1/battles/{battle_id}"));
+    super::execute::<CoalitionBattle>(req, actor, stream_of(battle_id), command, location).await
 }
 
 /// Open a coalition battle (judge or admin). The server seals a seed and publishes its SHA-256.
@@ -205,19 +183,13 @@ pub async fn create_battle(
     body: web::Json<CreateBattleRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let supplied = match &body.seed {
-        None => None,
-        Some(text) => Some(
-            seed::parse_hex32(text).ok_or_else(|| ApiError::Malformed("seed must be 64 hexadecimal digits".into()))?,
-        ),
-    };
-    if !actor.is_judge() {
-        return Err(ApiError::Forbidden {
-            code: "coalition.battle.not_a_judge".into(),
-            detail: "only a battle judge or an admin may open a battle".into(),
-            rule: Some("seed 003 §1.3".into()),
-        });
-    }
+    let supplied = super::supplied_seed(body.seed.as_deref())?;
+    super::require_judge(
+        &actor,
+        "coalition.battle.not_a_judge",
+        "only a battle judge or an admin may open a battle",
+        "seed 003 §1.3",
+    )?;
     let state = state(&req)?;
     if let Some(key) = command_meta(&req, actor.clone())?.idempotency_key {
         // A retry of a creation answers with the battle opened the first time.

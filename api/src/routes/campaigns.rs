@@ -1,7 +1,7 @@
 //! Coalition campaign rounds (seed 003 ch. 1–3): set up, controllers, turns, orders (JSON or the
 //! seed's text format), lock, adjudication, rulings; the map, armies, turn reports and SVG map.
 
-use actix_web::{get, http::header, post, web, HttpRequest, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use herald_domain::{
     coalition::{
@@ -13,7 +13,6 @@ use herald_domain::{
         orders::PostedOrder,
         setup::Player,
     },
-    dice::seed,
     Actor,
 };
 use herald_projections::{
@@ -144,18 +143,8 @@ async fn run(
     command: CampaignCommand,
     created: bool,
 ) -> Result<HttpResponse, ApiError> {
-    let state = state(req)?;
-    let meta = command_meta(req, actor.clone())?;
-    let stream = stream_of(id);
-    let worker = state.clone();
-    let outcome = blocking(move || worker.service.execute::<CoalitionCampaign>(&stream, command, meta)).await?;
-    let mut response = command_response(&state, &actor, outcome, created);
-    if created {
-        if let Ok(location) = header::HeaderValue::from_str(&format!("/v1/campaigns/{id}")) {
-            response.headers_mut().insert(header::LOCATION, location);
-        }
-    }
-    Ok(response)
+    let location = created.then(|| format!("/v1/campaigns/{id}"));
+    super::execute::<CoalitionCampaign>(req, actor, stream_of(id), command, location).await
 }
 
 async fn load(req: &HttpRequest, id: Uuid, at: Option<u64>) -> Result<(CampaignState, u64, CampaignState), ApiError> {
@@ -198,19 +187,13 @@ pub async fn create_campaign(
     body: web::Json<CreateCampaignRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let supplied = match &body.seed {
-        None => None,
-        Some(text) => Some(
-            seed::parse_hex32(text).ok_or_else(|| ApiError::Malformed("seed must be 64 hexadecimal digits".into()))?,
-        ),
-    };
-    if !actor.is_judge() {
-        return Err(ApiError::Forbidden {
-            code: "coalition.campaign.not_a_judge".into(),
-            detail: "only a judge or an admin may set up a round".into(),
-            rule: Some("seed 003 §2.5".into()),
-        });
-    }
+    let supplied = super::supplied_seed(body.seed.as_deref())?;
+    super::require_judge(
+        &actor,
+        "coalition.campaign.not_a_judge",
+        "only a judge or an admin may set up a round",
+        "seed 003 §2.5",
+    )?;
     let id = Uuid::now_v7();
     let stream = stream_of(id);
     let state = state(&req)?;

@@ -135,6 +135,51 @@ pub async fn blocking<T: Send + 'static>(
     web::block(work).await.map_err(ApiError::internal)?
 }
 
+/// Run `command` on `stream` for the request's actor and answer with the events it appended;
+/// `location` (for creations) is sent as the `Location` of a `201 Created`.
+pub async fn execute<D: herald_domain::Decider + 'static>(
+    req: &HttpRequest,
+    actor: Actor,
+    stream: String,
+    command: D::Command,
+    location: Option<String>,
+) -> Result<HttpResponse, ApiError>
+where
+    D::Command: Send + 'static,
+{
+    let state = state(req)?;
+    let meta = command_meta(req, actor.clone())?;
+    let worker = state.clone();
+    let outcome = blocking(move || worker.service.execute::<D>(&stream, command, meta)).await;
+    if let Err(ApiError::Rule(_) | ApiError::Forbidden { .. }) = &outcome {
+        state.metrics.commands.with_label_values(&[D::RULES, "refused"]).inc();
+    }
+    let mut response = command_response(&state, &actor, outcome?, location.is_some());
+    if let Some(location) = location {
+        let value = header::HeaderValue::from_str(&location).map_err(ApiError::internal)?;
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    Ok(response)
+}
+
+/// A server seed supplied in a request, as 64 hex digits.
+pub fn supplied_seed(text: Option<&str>) -> Result<Option<[u8; 32]>, ApiError> {
+    text.map(|text| {
+        herald_domain::dice::seed::parse_hex32(text)
+            .ok_or_else(|| ApiError::Malformed("seed must be 64 hexadecimal digits".into()))
+    })
+    .transpose()
+}
+
+/// Refuse with 403 unless the actor is a judge (or admin).
+pub fn require_judge(actor: &Actor, code: &str, detail: &str, rule: &str) -> Result<(), ApiError> {
+    if actor.is_judge() {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden { code: code.into(), detail: detail.into(), rule: Some(rule.into()) })
+    }
+}
+
 /// Turn a command's outcome into a `201`/`200` response with the events the caller may see.
 pub fn command_response(state: &AppState, actor: &Actor, outcome: CommandOutcome, created: bool) -> HttpResponse {
     let viewer = Viewer::from(actor);
