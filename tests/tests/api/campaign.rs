@@ -122,6 +122,20 @@ async fn a_campaign_turn_moves_armies_opens_their_battle_and_applies_its_result_
     assert!(report.body.as_str().expect("text").contains("retreats from 8E"));
     assert_eq!(app.request("GET", &format!("/v1/campaigns/{id}/turns/9/report"), None, None).await.status, 404);
 
+    // A third turn: the winner marches on with a long move, one leg a turn (§3.2.2.3).
+    let armies = app.request("GET", &format!("/v1/campaigns/{id}/armies"), None, None).await;
+    let sai_rei =
+        armies.body.as_array().expect("armies").iter().find(|a| a["name"] == "Sai Rei").expect("alive").clone();
+    let from = sai_rei["square"].as_str().expect("square").to_string();
+    let (row, column) = from.split_at(from.len() - 1);
+    let row: u32 = row.parse().expect("row");
+    let long = format!("Sai Rei: {from} > {}{column} > {}{column}", row + 3, row + 6);
+    let third = turn(&app, &cast, &id, &[("alice", long.as_str())]).await;
+    assert!(events_of(&third, "coalition.MovementAdjudicated")[0]["data"]["long_moves"][0]["legs"].is_array());
+    let report = app.request("GET", &format!("/v1/campaigns/{id}/turns/3/report?format=text"), None, None).await;
+    let text = report.body.as_str().expect("text");
+    assert!(text.contains(&format!("Sai Rei: {from} > {}{column}", row + 3)), "{text}");
+
     // The SVG map, now and as of the first event.
     let svg = app.request("GET", &format!("/v1/campaigns/{id}/map.svg"), None, None).await;
     assert_eq!(svg.header("content-type").as_deref(), Some("image/svg+xml"));
