@@ -1,7 +1,7 @@
 //! Movement adjudication at campaign scale (seed 003 ch. 3): one turn of random orders for many
 //! armies. The default 14 × 38 map has 532 squares and an army not in battle never shares one
 //! with a friend (§3.3.1), so it holds at most 532 such armies per team layout; 1,000 armies are
-//! benchmarked on a 28 × 76 map and 500 on the default map. A baseline measured in the same run
+//! benchmarked on a 26 × 76 map and 500 on the default map. A baseline measured in the same run
 //! (sorting the armies by name and indexing them, the least any adjudication must do) puts the
 //! figures in proportion to the machine.
 #![allow(clippy::unwrap_used)]
@@ -100,7 +100,7 @@ fn mean(iterations: u32, mut run: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    let cases = [("500 armies on the default 14x38 map", 14, 38, 500), ("1000 armies on a 28x76 map", 28, 76, 1000)];
+    let cases = [("500 armies on the default 14x38 map", 14, 38, 500), ("1000 armies on a 26x76 map", 26, 76, 1000)];
     let mut criterion = Criterion::default().configure_from_args();
     for (label, columns, rows, count) in cases {
         let (map, armies, orders) = scenario(columns, rows, count);

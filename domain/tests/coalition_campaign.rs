@@ -254,3 +254,19 @@ fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2(
     let lines = &round.state.armies["Sai Rei"].army.troops;
     assert_eq!((lines[0].creature.as_str(), lines[0].troops), ("Grizzly Bears", 5000), "new lines at full strength");
 }
+
+#[test]
+fn a_map_wider_than_the_alphabet_is_refused_because_its_squares_could_not_be_written_seed_003_1_2() {
+    use herald_domain::coalition::map::MapBounds;
+    let mut round = Round { state: CampaignState::default(), events: Vec::new() };
+    let map = Map { bounds: MapBounds { columns: 27, rows: 38 }, ..Map::default() };
+    let create = CampaignCommand::CreateCampaign {
+        name: "Too wide".into(),
+        map,
+        players: vec![],
+        armies: vec![],
+        options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
+        seed_commitment: "00".repeat(32),
+    };
+    assert_eq!(round.run(create, judge(), at(1)).expect_err("refused"), "coalition.campaign.map_bounds");
+}

@@ -132,6 +132,17 @@ fn create(state: &CampaignState, ctx: &Context, setup: Setup<'_>) -> Result<Vec<
     if name.trim().is_empty() {
         return Err(refuse("name_required", "a campaign needs a name", SERVICE_RULES));
     }
+    // Squares are written with one column letter (seed 003 §1.2), so a map has at most 26 columns.
+    if map.bounds.columns == 0 || map.bounds.columns > 26 || map.bounds.rows == 0 {
+        return Err(refuse(
+            "map_bounds",
+            format!(
+                "a map has 1 to 26 columns (A–Z) and at least one row, not {} × {}",
+                map.bounds.columns, map.bounds.rows
+            ),
+            "seed 003 §1.2",
+        ));
+    }
     if crate::dice::seed::parse_hex32(seed_commitment).is_none() {
         return Err(refuse(
             "seed_commitment_malformed",

@@ -12,7 +12,7 @@ use crate::{
         days::DaysEvent,
         map::{Map, Square},
         movement::{Attack, EngagedSide, LongMove, MoveReport, Position},
-        orders::{select::IgnoredOrder, PostedOrder},
+        orders::{select::IgnoredOrder, PostedOrder, TransferLine},
         setup::Player,
     },
     dice::Draw,
@@ -157,6 +157,74 @@ pub enum CampaignEvent {
         /// Its legend.
         legend: Option<String>,
     },
+    /// An army gave troops away in a transfer (seed 003 §2.3.3, §3.2.4.3.4): it loses them in
+    /// this update, before the turn's battles are announced.
+    TroopsSent {
+        /// The turn of the order.
+        turn: u32,
+        /// The sending army.
+        from: String,
+        /// The receiving army.
+        to: String,
+        /// The troops sent, by creature.
+        lines: Vec<TransferLine>,
+        /// The troops on their way, one line per creature at the sender's size and colors.
+        moving: Vec<TroopLine>,
+        /// The sender's troop lines afterwards.
+        troops: Vec<TroopLine>,
+        /// When the receiver gets them.
+        delivery: Delivery,
+        /// The timing rule (seed 003 §3.2.4.3.1–3).
+        rule: String,
+    },
+    /// An army received transferred troops (seed 003 §3.2.4.3).
+    TroopsReceived {
+        /// The receiving army.
+        army: String,
+        /// The sending army.
+        from: String,
+        /// The troops received, by creature.
+        lines: Vec<TransferLine>,
+        /// The receiver's troop lines afterwards.
+        troops: Vec<TroopLine>,
+        /// The battle at whose end they arrived, if they waited for one.
+        battle: Option<String>,
+        /// The timing rule.
+        rule: String,
+    },
+    /// A transfer did nothing: no troops left either army (seed 003 §2.3.3, §3.2.4).
+    TransferFailed {
+        /// The turn of the order.
+        turn: u32,
+        /// The sending army.
+        from: String,
+        /// The receiving army.
+        to: String,
+        /// The troops the order named.
+        lines: Vec<TransferLine>,
+        /// The stable code, `coalition.campaign.transfer_…`.
+        code: String,
+        /// Why.
+        reason: String,
+        /// The rule.
+        rule: String,
+    },
+    /// Transferred troops were killed on their way: the receiver lost its battle, or was killed
+    /// (seed 003 §2.3.3, §3.2.4.3.3).
+    TransferredTroopsKilled {
+        /// The sending army.
+        from: String,
+        /// The receiving army.
+        to: String,
+        /// The troops killed, by creature.
+        lines: Vec<TransferLine>,
+        /// The battle that decided it.
+        battle: Option<String>,
+        /// Why.
+        reason: String,
+        /// The rule.
+        rule: String,
+    },
     /// A judge moved an army by a ruling (seed 003 §3.3.3).
     ArmyRuledOn {
         /// The army.
@@ -167,6 +235,20 @@ pub enum CampaignEvent {
         to: Square,
         /// The ruling.
         reason: String,
+    },
+}
+
+/// When transferred troops reach the receiver (seed 003 §3.2.4.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "when", rename_all = "snake_case")]
+pub enum Delivery {
+    /// In this update: received, or killed with a receiver that did not win its battle.
+    ThisUpdate,
+    /// When the result of the battle the receiver was attacked into this turn is applied,
+    /// whatever the result (seed 003 §3.2.4.3.2).
+    AfterBattle {
+        /// The battle stream.
+        battle: String,
     },
 }
 
@@ -188,6 +270,10 @@ impl EventType for CampaignEvent {
             Self::TurnAdjudicated { .. } => "coalition.TurnAdjudicated",
             Self::ArmyRuledOn { .. } => "coalition.ArmyRuledOn",
             Self::TroopsChanged { .. } => "coalition.TroopsChanged",
+            Self::TroopsSent { .. } => "coalition.TroopsSent",
+            Self::TroopsReceived { .. } => "coalition.TroopsReceived",
+            Self::TransferFailed { .. } => "coalition.TransferFailed",
+            Self::TransferredTroopsKilled { .. } => "coalition.TransferredTroopsKilled",
         }
     }
 }

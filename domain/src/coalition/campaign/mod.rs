@@ -8,11 +8,12 @@ pub mod command;
 pub mod decide;
 pub mod event;
 pub mod state;
+pub mod transfers;
 pub mod troops;
 
 pub use command::{ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignOptions, Start};
-pub use event::CampaignEvent;
-pub use state::{ArmyState, BattleLink, CampaignState, TurnPhase};
+pub use event::{CampaignEvent, Delivery};
+pub use state::{ArmyState, BattleLink, CampaignState, PendingTransfer, TurnPhase};
 
 /// The campaign decider.
 pub struct CoalitionCampaign;

@@ -5,10 +5,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{command::CampaignOptions, event::CampaignEvent};
+use super::{
+    command::CampaignOptions,
+    event::{CampaignEvent, Delivery},
+};
 use crate::{
     coalition::{
-        army::Army,
+        army::{Army, TroopLine},
         days::{apply_healing, DaysEvent, DaysState, Victory},
         map::{Map, Square},
         orders::{Leg, PostedOrder},
@@ -66,6 +69,22 @@ pub struct BattleLink {
     pub applied: bool,
 }
 
+/// Transferred troops on their way to an army attacked the turn they were sent: it receives them
+/// when that battle's result is applied (seed 003 §3.2.4.3.2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingTransfer {
+    /// The turn they were sent.
+    pub turn: u32,
+    /// The sending army.
+    pub from: String,
+    /// The receiving army.
+    pub to: String,
+    /// The battle whose end they wait for.
+    pub battle: String,
+    /// The troops, one line per creature at the sender's size and colors.
+    pub moving: Vec<TroopLine>,
+}
+
 /// A campaign round's state.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CampaignState {
@@ -101,6 +120,9 @@ pub struct CampaignState {
     pub next_word: u64,
     /// The round's winner.
     pub victory: Option<Victory>,
+    /// Transferred troops waiting for the end of a battle (seed 003 §3.2.4.3.2).
+    #[serde(default)]
+    pub transfers: Vec<PendingTransfer>,
 }
 
 impl CampaignState {
@@ -176,6 +198,32 @@ impl CampaignState {
                 self.killed.insert(army.clone());
                 self.days.forget(army);
             }
+            CampaignEvent::TroopsSent { turn, from, to, moving, troops, delivery, .. } => {
+                if let Some(state) = self.armies.get_mut(from) {
+                    state.army.troops = troops.clone();
+                }
+                if let Delivery::AfterBattle { battle } = delivery {
+                    self.transfers.push(PendingTransfer {
+                        turn: *turn,
+                        from: from.clone(),
+                        to: to.clone(),
+                        battle: battle.clone(),
+                        moving: moving.clone(),
+                    });
+                }
+            }
+            CampaignEvent::TroopsReceived { army, from, troops, battle, .. } => {
+                if let Some(state) = self.armies.get_mut(army) {
+                    state.army.troops = troops.clone();
+                }
+                if let Some(battle) = battle {
+                    self.forget_transfer(from, army, battle);
+                }
+            }
+            CampaignEvent::TransferredTroopsKilled { from, to, battle: Some(battle), .. } => {
+                self.forget_transfer(from, to, battle);
+            }
+            CampaignEvent::TransferFailed { .. } | CampaignEvent::TransferredTroopsKilled { battle: None, .. } => {}
             CampaignEvent::ArmyBumped { army, to, .. } | CampaignEvent::ArmyRuledOn { army, to, .. } => {
                 if let Some(state) = self.armies.get_mut(army) {
                     state.square = *to;
@@ -218,6 +266,10 @@ impl CampaignState {
                 self.orders.clear();
             }
         }
+    }
+
+    fn forget_transfer(&mut self, from: &str, to: &str, battle: &str) {
+        self.transfers.retain(|t| !(t.from == from && t.to == to && t.battle == battle));
     }
 
     fn apply_days(&mut self, event: &DaysEvent) {
