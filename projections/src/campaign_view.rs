@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use herald_domain::coalition::{
     army::{RankClass, Team, TroopLine},
-    campaign::{CampaignEvent, CampaignState, TurnPhase},
+    campaign::{CampaignEvent, CampaignState, Delivery, TurnPhase},
     days::{DayCount, DaysEvent, Siege, Victory},
     map::{Site, Square, Terrain},
     movement::{Attack, EngagedSide, LongMove, MoveOutcome, MoveReport},
-    orders::{format_order, IgnoredOrder, Leg, PostedOrder},
+    orders::{format_order, IgnoredOrder, Leg, PostedOrder, TransferLine},
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -117,8 +117,54 @@ pub struct TurnReport {
     pub long_moves: Vec<LongMove>,
     /// Day counts, healing, sieges, destroyed sites, victory.
     pub days: Vec<DaysEvent>,
+    /// Troops sent, received, killed on their way, and transfers that did nothing (seed 003 §3.2.4).
+    #[serde(default)]
+    pub transfers: Vec<TransferReport>,
     /// Battles announced.
     pub battles: Vec<BattleLine>,
+}
+
+/// What became of a transfer in a turn (seed 003 §2.3.3, §3.2.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum TransferOutcome {
+    /// The sender lost the troops; `delivery` says when the receiver gets them.
+    Sent {
+        /// When they arrive.
+        delivery: Delivery,
+    },
+    /// The receiver got the troops.
+    Received {
+        /// The battle they waited for, if any.
+        battle: Option<String>,
+    },
+    /// The transfer did nothing.
+    Failed {
+        /// The stable code.
+        code: String,
+    },
+    /// The troops were killed on their way.
+    Killed {
+        /// The battle that decided it.
+        battle: Option<String>,
+    },
+}
+
+/// A transfer's line in the turn report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct TransferReport {
+    /// The sending army.
+    pub from: String,
+    /// The receiving army.
+    pub to: String,
+    /// The troops, by creature.
+    pub troops: Vec<TransferLine>,
+    /// What happened.
+    pub outcome: TransferOutcome,
+    /// Why, when it did nothing or the troops were killed.
+    pub reason: String,
+    /// The rule.
+    pub rule: String,
 }
 
 /// A battle result applied in a turn.
@@ -270,6 +316,46 @@ pub fn turn_report<'a>(turn: u32, events: impl IntoIterator<Item = &'a CampaignE
                 report.long_moves = long_moves.clone();
             }
             CampaignEvent::Days { event } => report.days.push(event.clone()),
+            CampaignEvent::TroopsSent { from, to, lines, delivery, rule, .. } => {
+                report.transfers.push(TransferReport {
+                    from: from.clone(),
+                    to: to.clone(),
+                    troops: lines.clone(),
+                    outcome: TransferOutcome::Sent { delivery: delivery.clone() },
+                    reason: String::new(),
+                    rule: rule.clone(),
+                })
+            }
+            CampaignEvent::TroopsReceived { army, from, lines, battle, rule, .. } => {
+                report.transfers.push(TransferReport {
+                    from: from.clone(),
+                    to: army.clone(),
+                    troops: lines.clone(),
+                    outcome: TransferOutcome::Received { battle: battle.clone() },
+                    reason: String::new(),
+                    rule: rule.clone(),
+                })
+            }
+            CampaignEvent::TransferFailed { from, to, lines, code, reason, rule, .. } => {
+                report.transfers.push(TransferReport {
+                    from: from.clone(),
+                    to: to.clone(),
+                    troops: lines.clone(),
+                    outcome: TransferOutcome::Failed { code: code.clone() },
+                    reason: reason.clone(),
+                    rule: rule.clone(),
+                })
+            }
+            CampaignEvent::TransferredTroopsKilled { from, to, lines, battle, reason, rule } => {
+                report.transfers.push(TransferReport {
+                    from: from.clone(),
+                    to: to.clone(),
+                    troops: lines.clone(),
+                    outcome: TransferOutcome::Killed { battle: battle.clone() },
+                    reason: reason.clone(),
+                    rule: rule.clone(),
+                })
+            }
             CampaignEvent::BattleAnnounced { battle, square, sides, attack, .. } => report.battles.push(BattleLine {
                 battle: battle.clone(),
                 square: *square,
@@ -312,6 +398,12 @@ pub fn turn_report_text(report: &TurnReport) -> String {
         text.push_str("\nOrders not carried out\n");
         for ignored in &report.ignored {
             text.push_str(&format!("  {} — {} ({})\n", format_order(&ignored.order), ignored.message, ignored.rule));
+        }
+    }
+    if !report.transfers.is_empty() {
+        text.push_str("\nTransfers\n");
+        for transfer in &report.transfers {
+            text.push_str(&format!("  {}\n", transfer_line(transfer)));
         }
     }
     let days: Vec<String> = report.days.iter().filter_map(day_line).collect();
@@ -359,6 +451,28 @@ fn move_line(line: &MoveReport) -> String {
     };
     let why = if line.reason.is_empty() { String::new() } else { format!(" — {} ({})", line.reason, line.rule) };
     format!("{}: {what}{why}", line.army)
+}
+
+fn transfer_line(transfer: &TransferReport) -> String {
+    let TransferReport { from, to, troops, outcome, reason, rule } = transfer;
+    let troops = if troops.is_empty() {
+        "no troops".to_string()
+    } else {
+        troops.iter().map(|line| format!("{} {}", line.troops, line.creature)).collect::<Vec<_>>().join(", ")
+    };
+    match outcome {
+        TransferOutcome::Sent { delivery: Delivery::ThisUpdate } => format!("{from} sends {troops} to {to} ({rule})"),
+        TransferOutcome::Sent { delivery: Delivery::AfterBattle { battle } } => {
+            format!("{from} sends {troops} to {to}, who receives them at the end of its battle [{battle}] ({rule})")
+        }
+        TransferOutcome::Received { .. } => format!("{to} receives {troops} from {from} ({rule})"),
+        TransferOutcome::Failed { .. } => {
+            format!("{from}: transfer of {troops} to {to} does nothing — {reason} ({rule})")
+        }
+        TransferOutcome::Killed { .. } => {
+            format!("{troops} sent by {from} to {to} are killed — {reason} ({rule})")
+        }
+    }
 }
 
 fn day_line(event: &DaysEvent) -> Option<String> {
@@ -409,4 +523,40 @@ pub fn visible_orders(state: &CampaignState, viewer: &Viewer) -> Vec<PostedOrder
         })
         .cloned()
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_movement_update_lists_transfers_with_their_outcome_and_rule_seed_003_3_2_4() {
+        let troops = vec![TransferLine { creature: "Kris Mage".into(), troops: 1000 }];
+        let transfer = |outcome, reason: &str, rule: &str| TransferReport {
+            from: "Sai Rei".into(),
+            to: "Barrin".into(),
+            troops: troops.clone(),
+            outcome,
+            reason: reason.into(),
+            rule: rule.into(),
+        };
+        let report = TurnReport {
+            turn: 3,
+            transfers: vec![
+                transfer(TransferOutcome::Sent { delivery: Delivery::ThisUpdate }, "", "seed 003 §3.2.4.3.1"),
+                transfer(TransferOutcome::Received { battle: None }, "", "seed 003 §3.2.4.3.1"),
+                transfer(
+                    TransferOutcome::Failed { code: "coalition.campaign.transfer_receiver_moved".into() },
+                    "Barrin moved away",
+                    "seed 003 §3.2.4.1",
+                ),
+            ],
+            ..TurnReport::default()
+        };
+        let text = turn_report_text(&report);
+        assert!(text.contains("\nTransfers\n"), "{text}");
+        assert!(text.contains("Sai Rei sends 1000 Kris Mage to Barrin (seed 003 §3.2.4.3.1)"), "{text}");
+        assert!(text.contains("Barrin receives 1000 Kris Mage from Sai Rei"), "{text}");
+        assert!(text.contains("does nothing — Barrin moved away (seed 003 §3.2.4.1)"), "{text}");
+    }
 }

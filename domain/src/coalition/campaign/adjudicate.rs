@@ -9,7 +9,8 @@ use super::{
     command::BattleResult,
     decide::require_judge,
     event::CampaignEvent,
-    state::{CampaignState, TurnPhase},
+    state::{CampaignState, PendingTransfer, TurnPhase},
+    transfers,
 };
 use crate::{
     coalition::{
@@ -72,6 +73,12 @@ pub fn adjudicate(
         for event in apply_result(&working, result, &mut fights, ctx)? {
             emit(&mut working, event, &mut events);
         }
+        // Troops sent to an army attacked the turn they were sent arrive now (seed 003 §3.2.4.3.2).
+        let waiting: Vec<PendingTransfer> = working.transfers.iter().filter(|t| &t.battle == battle).cloned().collect();
+        for pending in &waiting {
+            let delivered = transfers::deliver(&working, pending);
+            emit(&mut working, delivered, &mut events);
+        }
     }
     for event in destruction_victory(&working) {
         emit(&mut working, event, &mut events);
@@ -118,6 +125,31 @@ pub fn adjudicate(
     };
     emit(&mut working, moved, &mut events);
     engagements.extend(fought_again(&working, &engagements));
+
+    // 2b. Transfers (seed 003 §2.3.3, §3.2.4): the sender loses the troops in this update, before
+    // the new battles are announced; the receiver gets them now, at the end of its battle, or never.
+    let fighting: BTreeMap<String, String> = state
+        .battles
+        .iter()
+        .filter(|(_, link)| !link.applied)
+        .flat_map(|(battle, link)| link.armies.iter().map(move |army| (army.clone(), battle.clone())))
+        .collect();
+    let won: BTreeSet<String> =
+        fights.fights.iter().filter(|(_, (fight, _))| *fight == Fight::Won).map(|(army, _)| army.clone()).collect();
+    let facts = transfers::TurnFacts {
+        campaign: &ctx.stream,
+        turn: state.turn,
+        fighting: &fighting,
+        won: &won,
+        engagements: &engagements,
+    };
+    for order in &effective {
+        if let Order::Transfer { to, at, troops } = &order.order {
+            for event in transfers::carry_out(&working, &facts, &order.army, (to, *at, troops)) {
+                emit(&mut working, event, &mut events);
+            }
+        }
+    }
 
     // 3. Days, healing, sieges and the end game (seed 003 §1.5, §1.7, §2.3).
     let engaged: BTreeSet<&String> =

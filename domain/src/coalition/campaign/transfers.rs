@@ -38,15 +38,176 @@
 //! - Transfers are carried out in the order the orders count (posting order), each seeing the armies
 //!   as the earlier ones left them.
 
-use super::event::Delivery;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{
+    adjudicate::battle_stream,
+    event::{CampaignEvent, Delivery},
+    state::{CampaignState, PendingTransfer},
+};
 use crate::{
     coalition::{
         army::{Army, RankClass, TroopLine},
-        orders::TransferLine,
+        map::Square,
+        movement::EngagementReport,
+        orders::{validate::next_to, TransferLine},
         setup::{card_key, validate_army, ArmyContext},
     },
     RuleError,
 };
+
+/// What the adjudication knows of the turn when transfers are carried out.
+#[derive(Debug, Clone, Copy)]
+pub struct TurnFacts<'a> {
+    /// The campaign stream (names the new battles).
+    pub campaign: &'a str,
+    /// The turn.
+    pub turn: u32,
+    /// Armies that fought a battle during the turn (its result applied in this adjudication), with
+    /// the battle.
+    pub fighting: &'a BTreeMap<String, String>,
+    /// Those of them on the winning side.
+    pub won: &'a BTreeSet<String>,
+    /// This turn's engagements, announced at the end of the adjudication.
+    pub engagements: &'a [EngagementReport],
+}
+
+/// One `Transfer` order of `from` carried out against `working` (see the module docs): a
+/// `TransferFailed`, or `TroopsSent` followed, when the troops arrive or die in this update, by
+/// `TroopsReceived` or `TransferredTroopsKilled`.
+pub fn carry_out(
+    working: &CampaignState,
+    facts: &TurnFacts<'_>,
+    from: &str,
+    (to, at, lines): (&str, Square, &[TransferLine]),
+) -> Vec<CampaignEvent> {
+    let failed = |failure: Failure| {
+        vec![CampaignEvent::TransferFailed {
+            turn: facts.turn,
+            from: from.to_string(),
+            to: to.to_string(),
+            lines: lines.to_vec(),
+            code: failure.code,
+            reason: failure.reason,
+            rule: failure.rule,
+        }]
+    };
+    let wanted = requested(lines);
+    if wanted.is_empty() {
+        let reason = format!("{from}'s transfer to {to} names no troops, so it does nothing");
+        return failed(Failure::new("transfer_empty", reason, "seed 003 §3.2.4.2"));
+    }
+    let Some(sender) = working.armies.get(from) else { return Vec::new() };
+    if facts.fighting.contains_key(from) {
+        let reason = format!("{from} fought a battle this turn: the battle is its action, not the transfer");
+        return failed(Failure::new("transfer_sender_in_battle", reason, "seed 003 §3.2.1"));
+    }
+    if let Some(site) = working.map.site_at(sender.square) {
+        let reason =
+            format!("{from} is in {} at {}: troops are not sent from a base, portal or town", site.name, sender.square);
+        return failed(Failure::new("transfer_from_site", reason, "seed 003 §3.2.4.1"));
+    }
+    let (sender_after, moving) = match take(&sender.army, &wanted) {
+        Ok(taken) => taken,
+        Err(failure) => return failed(failure),
+    };
+    let sent = |delivery: Delivery, rule: &str| CampaignEvent::TroopsSent {
+        turn: facts.turn,
+        from: from.to_string(),
+        to: to.to_string(),
+        lines: shown(&moving),
+        moving: moving.clone(),
+        troops: sender_after.clone(),
+        delivery,
+        rule: rule.to_string(),
+    };
+    const IN_BATTLE: &str = "seed 003 §3.2.4.3.3";
+    if let Some(battle) = facts.fighting.get(to) {
+        if !facts.won.contains(to) {
+            let killed = CampaignEvent::TransferredTroopsKilled {
+                from: from.to_string(),
+                to: to.to_string(),
+                lines: shown(&moving),
+                battle: Some(battle.clone()),
+                reason: format!("{to} did not win its battle, so the troops sent to it are all killed"),
+                rule: IN_BATTLE.to_string(),
+            };
+            return vec![sent(Delivery::ThisUpdate, IN_BATTLE), killed];
+        }
+    }
+    let Some(receiver) = working.armies.get(to) else {
+        let reason = format!("{to} is no longer on the map");
+        return failed(Failure::new("transfer_receiver_gone", reason, "seed 003 §3.2.4.1"));
+    };
+    if receiver.square != at {
+        let reason = format!("{to} moved away from {at} to {}, so it does not receive the troops", receiver.square);
+        return failed(Failure::new("transfer_receiver_moved", reason, "seed 003 §3.2.4.1"));
+    }
+    if !next_to(sender.square, receiver.square) {
+        let reason = format!("{from} at {} is no longer next to {to} at {}", sender.square, receiver.square);
+        return failed(Failure::new("transfer_not_adjacent", reason, "seed 003 §3.2.4.1"));
+    }
+    // Space counts troops already on their way to the receiver this turn.
+    let mut expecting = receiver.army.clone();
+    for pending in working.transfers.iter().filter(|pending| pending.to == to) {
+        expecting.troops = give(&expecting, &pending.moving);
+    }
+    let others: Vec<Army> = working.armies.values().filter(|a| a.army.name != to).map(|a| a.army.clone()).collect();
+    if let Err(failure) = check_space(&expecting, give(&expecting, &moving), &others) {
+        return failed(failure);
+    }
+    let attacked = (!facts.fighting.contains_key(to))
+        .then(|| facts.engagements.iter().find(|e| e.sides.iter().any(|side| side.armies.iter().any(|a| a == to))))
+        .flatten();
+    if let Some(engagement) = attacked {
+        let battle = battle_stream(facts.campaign, facts.turn, engagement.square);
+        return vec![sent(Delivery::AfterBattle { battle }, "seed 003 §3.2.4.3.2")];
+    }
+    let rule = if facts.fighting.contains_key(to) { IN_BATTLE } else { "seed 003 §3.2.4.3.1" };
+    let received = CampaignEvent::TroopsReceived {
+        army: to.to_string(),
+        from: from.to_string(),
+        lines: shown(&moving),
+        troops: give(&receiver.army, &moving),
+        battle: facts.fighting.get(to).cloned(),
+        rule: rule.to_string(),
+    };
+    vec![sent(Delivery::ThisUpdate, rule), received]
+}
+
+/// Troops that waited for `pending.battle`, whose result has just been applied: the receiver gets
+/// them whatever the result (seed 003 §3.2.4.3.2), unless it was killed, when they die with it.
+pub fn deliver(working: &CampaignState, pending: &PendingTransfer) -> CampaignEvent {
+    const RULE: &str = "seed 003 §3.2.4.3.2";
+    let killed = |reason: String, rule: String| CampaignEvent::TransferredTroopsKilled {
+        from: pending.from.clone(),
+        to: pending.to.clone(),
+        lines: shown(&pending.moving),
+        battle: Some(pending.battle.clone()),
+        reason,
+        rule,
+    };
+    let Some(receiver) = working.armies.get(&pending.to) else {
+        let reason = format!("{} was killed in its battle, and the troops sent to it with it", pending.to);
+        return killed(reason, format!("{RULE}, §4.3.1"));
+    };
+    let after = give(&receiver.army, &pending.moving);
+    let others: Vec<Army> =
+        working.armies.values().filter(|a| a.army.name != pending.to).map(|a| a.army.clone()).collect();
+    // Space was checked when the troops were sent and a battle changes no full strength, so this
+    // holds; should it not, the troops have nowhere to go.
+    if let Err(failure) = check_space(&receiver.army, after.clone(), &others) {
+        return killed(failure.reason, failure.rule);
+    }
+    CampaignEvent::TroopsReceived {
+        army: pending.to.clone(),
+        from: pending.from.clone(),
+        lines: shown(&pending.moving),
+        troops: after,
+        battle: Some(pending.battle.clone()),
+        rule: RULE.to_string(),
+    }
+}
 
 /// Why a transfer did nothing: a stable code, a sentence and the rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,13 +334,4 @@ pub fn check_space(receiver: &Army, lines: Vec<TroopLine>, others: &[Army]) -> R
 /// The transit lines as the order-style lines an event shows.
 pub fn shown(moving: &[TroopLine]) -> Vec<TransferLine> {
     moving.iter().map(|line| TransferLine { creature: line.creature.clone(), troops: line.troops }).collect()
-}
-
-/// The rule behind a delivery.
-pub fn delivery_rule(delivery: &Delivery, receiver_fighting: bool) -> &'static str {
-    match (delivery, receiver_fighting) {
-        (_, true) => "seed 003 §3.2.4.3.3",
-        (Delivery::AfterBattle { .. }, false) => "seed 003 §3.2.4.3.2",
-        (Delivery::ThisUpdate, false) => "seed 003 §3.2.4.3.1",
-    }
 }
