@@ -136,6 +136,14 @@ async fn a_campaign_turn_moves_armies_opens_their_battle_and_applies_its_result_
     let text = report.body.as_str().expect("text");
     assert!(text.contains(&format!("Sai Rei: {from} > {}{column}", row + 3)), "{text}");
 
+    // A judge can replay every command of the round with the sealed root seed; others cannot.
+    let verify = format!("/v1/streams/campaign-{id}/verify");
+    let report = app.request("GET", &verify, Some(&cast.judge), None).await;
+    assert_eq!(report.body["result"], "verified", "{:#}", report.body);
+    assert_eq!(app.request("GET", &verify, Some(&cast.alice), None).await.status, 403);
+    let battle_report = app.request("GET", &format!("/v1/battles/{battle_id}/verify"), None, None).await;
+    assert_eq!(battle_report.body["result"], "verified", "the battle's seed is revealed when it ends");
+
     // The SVG map, now and as of the first event.
     let svg = app.request("GET", &format!("/v1/campaigns/{id}/map.svg"), None, None).await;
     assert_eq!(svg.header("content-type").as_deref(), Some("image/svg+xml"));
