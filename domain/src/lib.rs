@@ -10,6 +10,7 @@ pub mod coalition;
 pub mod decider;
 pub mod dice;
 pub mod error;
+pub mod warmachine;
 
 pub use actor::{Actor, Role};
 pub use decider::{Context, Decider, DiceCursor, EventType};

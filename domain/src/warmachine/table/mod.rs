@@ -1,0 +1,124 @@
+//! The table (seed 000 "Measuring Distances", "Movement", "Beyond the Play Area"): positions in
+//! inches, bases as circles, terrain, line of sight, paths and placement.
+//!
+//! Distances are measured base edge to base edge; "within" includes exact distances (with a
+//! tolerance of [`EPSILON`]); overlapping bases are within 0″ of each other.
+
+pub mod geometry;
+pub mod path;
+pub mod sight;
+pub mod terrain;
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub use geometry::{edge_distance, overlaps, segment_point_distance, within, Circle, Point, Rect, Shape, EPSILON};
+pub use path::{first_contact, passes_over_base, terrain_in_path, Contact};
+pub use sight::{has_line_of_sight, sight_blocker, SightBlocker};
+pub use terrain::{fall_height, surface_height, TerrainFeature, TerrainKind};
+
+use super::model::BaseSize;
+use crate::RuleError;
+
+const MEASURING: &str = "seed 000 \"Measuring Distances\"";
+const MOVEMENT: &str = "seed 000 \"Movement\"";
+const BEYOND: &str = "seed 000 \"Beyond the Play Area\"";
+
+/// Where a model stands: its base's centre, facing and height above the table.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Position {
+    /// Centre, inches from the left edge.
+    pub x: f64,
+    /// Centre, inches from the bottom edge.
+    pub y: f64,
+    /// Facing in degrees, counter-clockwise from the positive x axis (kept, not yet used).
+    #[serde(default)]
+    pub facing: f64,
+    /// Inches above the table (the surface it stands on).
+    #[serde(default)]
+    pub elevation: f64,
+}
+
+impl Position {
+    /// The base's centre.
+    pub fn centre(&self) -> Point {
+        Point::new(self.x, self.y)
+    }
+
+    /// The circle a base of `size` covers here.
+    pub fn base(&self, size: BaseSize) -> Circle {
+        Circle { centre: self.centre(), radius: size.radius_inches() }
+    }
+}
+
+/// The table: its size in inches and its terrain. Herald's default is 48″ × 48″.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Table {
+    /// Width (x) in inches.
+    pub width: f64,
+    /// Depth (y) in inches.
+    pub depth: f64,
+    /// Terrain features.
+    #[serde(default)]
+    pub terrain: Vec<TerrainFeature>,
+}
+
+impl Default for Table {
+    fn default() -> Self {
+        Self { width: 48.0, depth: 48.0, terrain: Vec::new() }
+    }
+}
+
+impl Table {
+    /// Checks the size is positive and finite.
+    pub fn validate(&self) -> Result<(), RuleError> {
+        if !(self.width.is_finite() && self.depth.is_finite() && self.width > 0.0 && self.depth > 0.0) {
+            return Err(RuleError::new("warmachine.table.size", "the table needs a positive size", MEASURING));
+        }
+        Ok(())
+    }
+
+    /// Whether the whole base is on the table (touching an edge is on it).
+    pub fn contains(&self, base: &Circle) -> bool {
+        let c = base.centre;
+        c.is_finite()
+            && c.x - base.radius >= -EPSILON
+            && c.y - base.radius >= -EPSILON
+            && c.x + base.radius <= self.width + EPSILON
+            && c.y + base.radius <= self.depth + EPSILON
+    }
+
+    /// Where a base moving straight from its centre toward `to` stops at the table edge: "the
+    /// model stops at the table edge and remains in play" (seed 000 "Beyond the Play Area").
+    /// The base is assumed to start on the table.
+    pub fn stop_at_edge(&self, base: &Circle, to: Point) -> Point {
+        let from = base.centre;
+        let r = base.radius;
+        let mut t = 1.0_f64;
+        for (start, end, high) in [(from.x, to.x, self.width), (from.y, to.y, self.depth)] {
+            let delta = end - start;
+            if end > high - r && delta > 0.0 {
+                t = t.min((high - r - start) / delta);
+            }
+            if end < r && delta < 0.0 {
+                t = t.min((r - start) / delta);
+            }
+        }
+        from.lerp(to, t.clamp(0.0, 1.0))
+    }
+
+    /// Checks a base may be placed: finite, wholly on the table, not overlapping another base
+    /// (`others`). The seed says nothing of standing on terrain, so terrain is not checked.
+    pub fn check_placement(&self, base: &Circle, others: &[Circle]) -> Result<(), RuleError> {
+        if !(base.centre.is_finite() && base.radius.is_finite() && base.radius > 0.0) {
+            return Err(RuleError::new("warmachine.table.not_finite", "a base needs a finite position", MEASURING));
+        }
+        if !self.contains(base) {
+            return Err(RuleError::new("warmachine.table.off_table", "the base must be wholly on the table", BEYOND));
+        }
+        if others.iter().any(|other| overlaps(base, other)) {
+            return Err(RuleError::new("warmachine.table.overlapping_bases", "bases may not overlap", MOVEMENT));
+        }
+        Ok(())
+    }
+}
