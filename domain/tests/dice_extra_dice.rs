@@ -2,30 +2,13 @@
 //! key whose first d6 are 2 6 6 3 3 1 5 and first d20 14 6 18 17 (docs/DICE.md test vectors).
 
 use herald_domain::dice::expr::MAX_RULE_NAME;
-use herald_domain::dice::{DiceExpr, DiceTape, DieSource, RollOptions, RollOutcome};
+use herald_domain::dice::{DiceExpr, DiceTape, DieSource, RollOptions};
 
 const SEED_000: &str = "seed 000 \"Additional Dice and Boosted Rolls\"";
 
-fn key() -> [u8; 32] {
-    std::array::from_fn(|index| index as u8)
-}
-
-fn roll_with(text: &str, purpose: &str, options: &RollOptions) -> RollOutcome {
-    let expr = DiceExpr::parse(text).expect("parses");
-    expr.roll(&mut DiceTape::new(key(), 0), purpose, options).expect("rolls")
-}
-
-fn roll(text: &str) -> RollOutcome {
-    roll_with(text, "attack roll", &RollOptions::default())
-}
-
-fn drawn(outcome: &RollOutcome) -> Vec<u32> {
-    outcome.draws.iter().map(|draw| draw.value).collect()
-}
-
-fn kept(outcome: &RollOutcome) -> Vec<bool> {
-    outcome.dice.iter().map(|die| die.kept).collect()
-}
+#[path = "dice_support.rs"]
+mod support;
+use support::{drawn, kept, key, roll, roll_with};
 
 #[test]
 fn an_additional_die_joins_the_first_dice_term_and_names_its_rule() {

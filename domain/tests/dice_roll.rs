@@ -6,26 +6,9 @@ use herald_domain::dice::{DiceExpr, DiceTape, RollOptions, RollOutcome};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
-fn key() -> [u8; 32] {
-    std::array::from_fn(|index| index as u8)
-}
-
-fn roll_with(text: &str, purpose: &str, options: &RollOptions) -> RollOutcome {
-    let expr = DiceExpr::parse(text).expect("parses");
-    expr.roll(&mut DiceTape::new(key(), 0), purpose, options).expect("rolls")
-}
-
-fn roll(text: &str) -> RollOutcome {
-    roll_with(text, "attack roll", &RollOptions::default())
-}
-
-fn drawn(outcome: &RollOutcome) -> Vec<u32> {
-    outcome.draws.iter().map(|draw| draw.value).collect()
-}
-
-fn kept(outcome: &RollOutcome) -> Vec<bool> {
-    outcome.dice.iter().map(|die| die.kept).collect()
-}
+#[path = "dice_support.rs"]
+mod support;
+use support::{drawn, kept, key, roll, roll_with};
 
 #[test]
 fn two_d6_plus_three_adds_the_dice_and_the_modifier() {
