@@ -85,6 +85,9 @@ pub enum Mechanic {
     /// Usable at any time during the activation: not while moving, attacking or resolving
     /// another trigger, and not after running.
     AnyTime,
+    /// An upkeep spell: used with a target, it stays in play while its caster pays 1 focus or
+    /// fury in each control phase (seed 000 "Control Phase" step 5).
+    UpkeepSpell,
     /// Advance up to this many inches at the end of the activation; only one such rule applies.
     EndOfActivationAdvance {
         /// Inches.

@@ -120,6 +120,14 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// Whether every coordinate is finite and the shape has a size (radius > 0, min ≤ max).
+    pub fn is_finite(&self) -> bool {
+        match self {
+            Shape::Circle(c) => c.centre.is_finite() && c.radius.is_finite() && c.radius > 0.0,
+            Shape::Rect(r) => r.min.is_finite() && r.max.is_finite() && r.min.x <= r.max.x && r.min.y <= r.max.y,
+        }
+    }
+
     /// Distance between the segment `a`–`b` and the shape (0 if they touch).
     pub fn distance_to_segment(&self, a: Point, b: Point) -> f64 {
         match self {

@@ -41,6 +41,11 @@ pub struct TerrainFeature {
 }
 
 impl TerrainFeature {
+    /// Whether the footprint is finite and has a size.
+    pub fn shape_is_finite(&self) -> bool {
+        self.shape.is_finite()
+    }
+
     /// Whether a model that contacts the feature stops there (seed 000 "Charge", "Slammed",
     /// "Thrown": "stops if it contacts ... an obstacle, or an obstruction").
     pub fn stops_movement(&self) -> bool {

@@ -1,0 +1,469 @@
+//! What happened in a warmachine battle. Every event that rolled carries its dice and the tape's
+//! `next_word`, so replaying the log needs no dice at all and verifying it redraws every die.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{
+    command::{DisplacementKindSpec, ModelSpec, PlayerSpec},
+    state::Condition,
+};
+use crate::{
+    dice::RollOutcome,
+    warmachine::{
+        model::System,
+        rolls::{AttackRoll, DamageRoll},
+        table::{Point, Table},
+    },
+    EventType,
+};
+
+/// How a normal movement or an end-of-activation advance moved the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdvanceKind {
+    /// seed 000 "Full Advance".
+    FullAdvance,
+    /// seed 000 "Run".
+    Run,
+    /// A run the model could not make: a full advance, then the activation ends (seed 000 "Run").
+    RunFallback,
+    /// seed 000 "End of activation Movement".
+    EndOfActivation,
+}
+
+/// What a warjack or warbeast paid to run, charge or boost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Cost {
+    /// Nothing: the model needs no focus or fury for this, or a rule grants it.
+    Free,
+    /// One focus point spent.
+    Focus,
+    /// The warbeast was forced: one fury point gained.
+    Forced,
+}
+
+/// Damage one roll did to one model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct DamageDealt {
+    /// The damaged model.
+    pub model: String,
+    /// What rolled it (`"blast"`, `"collateral"`, `"fall"` …).
+    pub source: String,
+    /// The damage roll.
+    pub roll: DamageRoll,
+    /// For a warjack's grid: the d6 that picked the column.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<RollOutcome>,
+    /// Damage boxes marked.
+    pub marked: u16,
+    /// Systems crippled by this damage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crippled: Vec<System>,
+    /// Whether the model was destroyed.
+    pub destroyed: bool,
+}
+
+/// A moved model put out of the way (seed 000 "Rule of Least Disturbance").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Moved {
+    /// The model.
+    pub model: String,
+    /// Its new centre.
+    pub to: Point,
+}
+
+/// An event of a warmachine battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum WarmachineEvent {
+    /// The battle opened.
+    BattleCreated {
+        /// The table.
+        table: Table,
+        /// Players in turn order.
+        players: Vec<PlayerSpec>,
+        /// The models as set up.
+        models: Vec<ModelSpec>,
+        /// `sha256(server seed)`.
+        seed_commitment: String,
+    },
+    /// Entropy mixed into the dice.
+    EntropyContributed {
+        /// The text.
+        entropy: String,
+        /// Who.
+        by: String,
+    },
+    /// A player's turn began.
+    TurnStarted {
+        /// Turn number, from 1 (each player's turn counts).
+        turn: u32,
+        /// Whose turn.
+        player: String,
+    },
+    /// Markers that expire at the start of this turn were removed.
+    MarkersExpired {
+        /// (model, condition) pairs removed.
+        removed: Vec<(String, Condition)>,
+    },
+    /// Maintenance phase step 1: focus or fury removed.
+    PointsRemoved {
+        /// The model.
+        model: String,
+        /// Focus removed.
+        focus: u8,
+        /// Fury removed.
+        fury: u8,
+        /// The rule.
+        rule: String,
+    },
+    /// Maintenance phase step 2: a continuous effect checked (d6: 1–2 expires, herald's reading).
+    ContinuousEffectChecked {
+        /// The model.
+        model: String,
+        /// The effect's name.
+        effect: String,
+        /// The expiry die.
+        roll: RollOutcome,
+        /// Whether it expired.
+        expired: bool,
+        /// Its damage when it stays.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        damage: Option<DamageDealt>,
+        /// The tape after the rolls.
+        next_word: u64,
+    },
+    /// Control phase step 1: focus replenished to ARC.
+    FocusReplenished {
+        /// The model.
+        model: String,
+        /// Its focus now.
+        focus: u8,
+    },
+    /// Control phase step 1: fury leeched.
+    FuryLeeched {
+        /// The warlock.
+        warlock: String,
+        /// The warbeast.
+        warbeast: String,
+        /// Points moved.
+        fury: u8,
+    },
+    /// Control phase step 2: spirit bond.
+    SpiritBond {
+        /// The warlock.
+        warlock: String,
+        /// Points gained.
+        fury: u8,
+    },
+    /// Control phase step 3: a warjack powered up.
+    PoweredUp {
+        /// The warjack.
+        warjack: String,
+    },
+    /// Control phase step 4: focus allocated.
+    FocusAllocated {
+        /// The warcaster.
+        warcaster: String,
+        /// The warjack.
+        warjack: String,
+        /// Points.
+        focus: u8,
+    },
+    /// Control phase step 5: an upkeep spell paid for.
+    UpkeepPaid {
+        /// The caster.
+        caster: String,
+        /// The spell.
+        spell: String,
+    },
+    /// Control phase step 5: an upkeep spell not paid for expired.
+    UpkeepExpired {
+        /// The caster.
+        caster: String,
+        /// The spell.
+        spell: String,
+    },
+    /// Control phase step 6: a threshold check.
+    ThresholdChecked {
+        /// The warbeast.
+        warbeast: String,
+        /// Its fury.
+        fury: u8,
+        /// Its THR.
+        thr: u8,
+        /// 2d6 + fury.
+        roll: RollOutcome,
+        /// Whether it failed and frenzied.
+        frenzied: bool,
+        /// The tape after the roll.
+        next_word: u64,
+    },
+    /// A model or unit activated.
+    Activated {
+        /// The model id or unit name.
+        activation: String,
+        /// The models activating.
+        models: Vec<String>,
+        /// Whether a required charge applies.
+        #[serde(default)]
+        required_charge: bool,
+    },
+    /// A model forfeited its normal movement.
+    MovementForfeited {
+        /// The model.
+        model: String,
+        /// Whether the combat action is forfeited too (required charge with no target).
+        #[serde(default)]
+        combat_forfeited: bool,
+        /// The rule.
+        rule: String,
+    },
+    /// A model aimed.
+    Aimed {
+        /// The model.
+        model: String,
+    },
+    /// A model advanced.
+    Advanced {
+        /// The model.
+        model: String,
+        /// How.
+        kind: AdvanceKind,
+        /// Where it started.
+        from: Point,
+        /// The waypoints.
+        path: Vec<Point>,
+        /// Inches moved.
+        distance: f64,
+        /// What it paid.
+        cost: Cost,
+        /// Hazards it entered (terrain indexes), for the judge.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hazards: Vec<usize>,
+    },
+    /// A model charged.
+    Charged {
+        /// The model.
+        model: String,
+        /// The charged model.
+        target: String,
+        /// Where it started.
+        from: Point,
+        /// Where it stopped.
+        to: Point,
+        /// Inches moved.
+        travelled: f64,
+        /// What stopped it early, if anything.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stopped_by: Option<String>,
+        /// Whether the target is in its melee range: otherwise the charge failed.
+        in_melee_range: bool,
+        /// Whether its first attack will be a charge attack (moved at least 3″).
+        charge_attack: bool,
+        /// What it paid.
+        cost: Cost,
+    },
+    /// The other troopers of a unit were placed.
+    TroopersPlaced {
+        /// The unit.
+        unit: String,
+        /// The trooper that moved.
+        moved: String,
+        /// New centres.
+        placed: Vec<Moved>,
+        /// Troopers that could not be placed and are destroyed.
+        #[serde(default)]
+        destroyed: Vec<String>,
+        /// Troopers that must forfeit their combat action (seed 000 "Unit Movement", "Unit Charges").
+        #[serde(default)]
+        forfeit_combat: Vec<String>,
+    },
+    /// An attack was resolved.
+    AttackResolved {
+        /// The attacker.
+        attacker: String,
+        /// The weapon.
+        weapon: String,
+        /// The target.
+        target: String,
+        /// Whether this was a charge attack.
+        charge_attack: bool,
+        /// The attack roll.
+        roll: AttackRoll,
+        /// What the attack roll's boost cost.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attack_boost: Option<Cost>,
+        /// What the damage roll's boost cost.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        damage_boost: Option<Cost>,
+        /// Damage, direct and blast.
+        #[serde(default)]
+        damage: Vec<DamageDealt>,
+        /// Triggered effects now pending, in the order they must be offered.
+        #[serde(default)]
+        triggers: Vec<(String, String)>,
+        /// The tape after the rolls.
+        next_word: u64,
+    },
+    /// A model was destroyed and removed from the table.
+    ModelDestroyed {
+        /// The model.
+        model: String,
+        /// Why.
+        cause: String,
+    },
+    /// A warcaster's warjacks became inert (seed 000 "Warjacks").
+    WarjacksInert {
+        /// The incapacitated warcaster.
+        warcaster: String,
+        /// The warjacks.
+        warjacks: Vec<String>,
+    },
+    /// A pending triggered effect was resolved (or lapsed).
+    TriggerResolved {
+        /// The model.
+        model: String,
+        /// The rule.
+        rule: String,
+        /// Whether it resolved; false when its condition no longer held.
+        resolved: bool,
+        /// Whether the optional part was declined.
+        declined_optional: bool,
+        /// The rule applied.
+        reason: String,
+    },
+    /// An "any time" special rule was used.
+    SpecialRuleUsed {
+        /// The model.
+        model: String,
+        /// The rule.
+        rule: String,
+        /// An upkeep spell's target.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+    },
+    /// A condition set or cleared by a judge or a rule.
+    ConditionChanged {
+        /// The model.
+        model: String,
+        /// The condition.
+        condition: Condition,
+        /// Set or cleared.
+        active: bool,
+        /// Expires at the start of this player's turn.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expires_at_start_of: Option<String>,
+        /// Why.
+        reason: String,
+    },
+    /// A model was pushed, slammed or thrown.
+    Displaced {
+        /// The model.
+        model: String,
+        /// How.
+        kind: DisplacementKindSpec,
+        /// The point of origin.
+        origin: Point,
+        /// Where it started.
+        from: Point,
+        /// Where it stopped.
+        to: Point,
+        /// Its elevation after.
+        elevation: f64,
+        /// What stopped it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stopped_by: Option<String>,
+        /// Models it contacted.
+        #[serde(default)]
+        contacted: Vec<String>,
+        /// Models knocked down.
+        #[serde(default)]
+        knocked_down: Vec<String>,
+        /// Hazards it moved through.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        hazards: Vec<usize>,
+        /// Damage from the slam or throw, collateral and fall.
+        #[serde(default)]
+        damage: Vec<DamageDealt>,
+        /// Models moved out of the way.
+        #[serde(default)]
+        relocated: Vec<Moved>,
+        /// The die that chose among equally small disturbances.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tie_break: Option<RollOutcome>,
+        /// Why (the judge's reason).
+        reason: String,
+        /// The tape after the rolls.
+        next_word: u64,
+    },
+    /// An activation ended.
+    ActivationEnded {
+        /// The model id or unit name.
+        activation: String,
+        /// Why (`"declared"`, `"ran"`, `"charge failed"` …).
+        reason: String,
+    },
+    /// A turn ended.
+    TurnEnded {
+        /// The turn.
+        turn: u32,
+        /// Whose it was.
+        player: String,
+    },
+    /// The battle ended.
+    BattleEnded {
+        /// The winner.
+        #[serde(default)]
+        winner: Option<String>,
+        /// Why.
+        reason: String,
+    },
+    /// The server seed, published.
+    SeedRevealed {
+        /// The seed.
+        seed: String,
+        /// The effective seed derived from it.
+        effective_seed: String,
+    },
+}
+
+impl EventType for WarmachineEvent {
+    fn event_type(&self) -> &'static str {
+        match self {
+            Self::BattleCreated { .. } => "warmachine.BattleCreated",
+            Self::EntropyContributed { .. } => "warmachine.EntropyContributed",
+            Self::TurnStarted { .. } => "warmachine.TurnStarted",
+            Self::MarkersExpired { .. } => "warmachine.MarkersExpired",
+            Self::PointsRemoved { .. } => "warmachine.PointsRemoved",
+            Self::ContinuousEffectChecked { .. } => "warmachine.ContinuousEffectChecked",
+            Self::FocusReplenished { .. } => "warmachine.FocusReplenished",
+            Self::FuryLeeched { .. } => "warmachine.FuryLeeched",
+            Self::SpiritBond { .. } => "warmachine.SpiritBond",
+            Self::PoweredUp { .. } => "warmachine.PoweredUp",
+            Self::FocusAllocated { .. } => "warmachine.FocusAllocated",
+            Self::UpkeepPaid { .. } => "warmachine.UpkeepPaid",
+            Self::UpkeepExpired { .. } => "warmachine.UpkeepExpired",
+            Self::ThresholdChecked { .. } => "warmachine.ThresholdChecked",
+            Self::Activated { .. } => "warmachine.Activated",
+            Self::MovementForfeited { .. } => "warmachine.MovementForfeited",
+            Self::Aimed { .. } => "warmachine.Aimed",
+            Self::Advanced { .. } => "warmachine.Advanced",
+            Self::Charged { .. } => "warmachine.Charged",
+            Self::TroopersPlaced { .. } => "warmachine.TroopersPlaced",
+            Self::AttackResolved { .. } => "warmachine.AttackResolved",
+            Self::ModelDestroyed { .. } => "warmachine.ModelDestroyed",
+            Self::WarjacksInert { .. } => "warmachine.WarjacksInert",
+            Self::TriggerResolved { .. } => "warmachine.TriggerResolved",
+            Self::SpecialRuleUsed { .. } => "warmachine.SpecialRuleUsed",
+            Self::ConditionChanged { .. } => "warmachine.ConditionChanged",
+            Self::Displaced { .. } => "warmachine.Displaced",
+            Self::ActivationEnded { .. } => "warmachine.ActivationEnded",
+            Self::TurnEnded { .. } => "warmachine.TurnEnded",
+            Self::BattleEnded { .. } => "warmachine.BattleEnded",
+            Self::SeedRevealed { .. } => "warmachine.SeedRevealed",
+        }
+    }
+}
