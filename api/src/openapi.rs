@@ -8,7 +8,7 @@ use utoipa::{
     Modify, OpenApi,
 };
 
-use crate::routes::{battles, campaigns, events, health, tokens};
+use crate::routes::{battles, campaigns, events, health, tokens, warmachine};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -25,6 +25,7 @@ the `rule` they come from. See README.md and docs/ in the repository.",
         battles::create_battle, battles::list_battles, battles::get_battle, battles::contribute_entropy,
         battles::submit_strategy, battles::get_strategy, battles::assign_strategy_bonus, battles::resolve_battle,
         battles::override_casualties, battles::reveal_seed, battles::verify_battle,
+        warmachine::post_action, warmachine::get_table_svg,
         campaigns::create_campaign, campaigns::list_campaigns, campaigns::get_campaign, campaigns::get_map,
         campaigns::get_map_svg, campaigns::list_armies, campaigns::list_orders, campaigns::post_orders,
         campaigns::turn_report, campaigns::set_controllers, campaigns::open_turn, campaigns::rule_on_army, campaigns::change_troops,
@@ -36,6 +37,7 @@ the `rule` they come from. See README.md and docs/ in the repository.",
     modifiers(&BearerAuth),
     tags(
         (name = "battles", description = "Coalition battles decided by the Battle Judge (seed 003 §4.2)"),
+        (name = "warmachine", description = "Warmachine battles on a measured table (seed 000): actions and the table SVG; created, read, verified and revealed through the battle routes"),
         (name = "campaigns", description = "Coalition campaign rounds: map, armies, turns, orders, adjudication (seed 003 ch. 1–3)"),
         (name = "events", description = "The event log: streams, $all, live events, verification"),
         (name = "auth", description = "Bearer tokens and roles"),

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    catalog::Current,
+    catalog::{is_warmachine_rules, Current},
     redact::{redact_battle_event, redact_campaign_event, Viewer},
 };
 
@@ -52,15 +52,22 @@ pub struct EventView {
 
 impl EventView {
     /// The event as `viewer` may see it, given the current state of its stream.
+    ///
+    /// Which redaction applies is decided by the event's own `rules` first: a warmachine event
+    /// hides nothing (see [`crate::redact`]), whatever the catalog holds for its stream, while a
+    /// coalition event on a `battle-` stream without a coalition read model (not folded yet) is
+    /// redacted as for a battle that has not ended, so an unexpected state never leaks a sealed
+    /// strategy.
     pub fn new(event: &RecordedEvent, current: &Current, viewer: &Viewer) -> Self {
         let mut data = event.data.clone();
         match current {
+            _ if is_warmachine_rules(&event.rules) => {}
             Current::Battle(battle) => redact_battle_event(&mut data, battle, viewer),
             Current::Campaign(campaign) => redact_campaign_event(&mut data, campaign, viewer),
-            Current::Unknown if event.stream.starts_with("battle-") => {
+            Current::Warmachine(_) | Current::Unknown if event.stream.starts_with("battle-") => {
                 redact_battle_event(&mut data, &Default::default(), viewer)
             }
-            Current::Unknown => {}
+            Current::Warmachine(_) | Current::Unknown => {}
         }
         Self {
             id: event.id,

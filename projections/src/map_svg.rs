@@ -11,6 +11,8 @@ use herald_domain::coalition::{
     setup::rank_class_name,
 };
 
+use crate::xml::escape;
+
 /// Pixels per square.
 const CELL: u32 = 24;
 /// Room for the row numbers and column letters.
@@ -64,11 +66,6 @@ fn team_color(team: Team) -> &'static str {
         Team::Coalition => "#c0392b",
         Team::Mercenary => "#e67e22",
     }
-}
-
-/// Escape text for SVG content and attributes.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 fn origin(square: Square) -> (u32, u32) {

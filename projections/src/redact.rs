@@ -8,6 +8,11 @@
 //! - strategy bonuses (and the judge's notes on them) are visible to judges only until the
 //!   battle has ended;
 //! - the seed itself never appears in an event until it is revealed.
+//!
+//! Warmachine battles (seed 000) hide nothing: the game is played in the open, so every model's
+//! stat card, position and damage and every die rolled are public to all readers, and the seed
+//! appears only in `warmachine.SeedRevealed`. Their events pass through unredacted (decided by
+//! the envelope's `rules`, see [`crate::EventView::new`]).
 
 use herald_domain::{
     coalition::battle::{BattleState, SideId},

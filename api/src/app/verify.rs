@@ -100,10 +100,19 @@ impl From<herald_store::StoreError> for VerifyError {
 /// the sealed seed before it is revealed.
 pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool) -> Result<VerifyReport, VerifyError> {
     match StreamKind::of(stream) {
+        StreamKind::Battle if is_warmachine(store, stream)? => {
+            verify::<herald_domain::warmachine::battle::Warmachine>(store, stream, may_use_sealed)
+        }
         StreamKind::Battle => verify::<CoalitionBattle>(store, stream, may_use_sealed),
         StreamKind::Campaign => verify::<CoalitionCampaign>(store, stream, may_use_sealed),
         StreamKind::Other => Err(VerifyError::Unsupported(stream.to_string())),
     }
+}
+
+/// Whether a battle stream holds a warmachine battle: its first event says which rules made it.
+fn is_warmachine(store: &dyn EventStore, stream: &str) -> Result<bool, VerifyError> {
+    let first = store.read_stream(stream, 0, herald_store::Direction::Forwards, 1)?;
+    Ok(first.first().is_some_and(|event| event.rules.starts_with("warmachine@")))
 }
 
 fn verify<D: Decider>(store: &dyn EventStore, stream: &str, may_use_sealed: bool) -> Result<VerifyReport, VerifyError> {

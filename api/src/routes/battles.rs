@@ -44,6 +44,9 @@ fn stream_of(battle_id: Uuid) -> String {
 }))]
 #[serde(deny_unknown_fields)]
 pub struct CreateBattleRequest {
+    /// `coalition` (the default when absent).
+    #[serde(default)]
+    pub ruleset: Option<String>,
     /// The two armies.
     pub armies: Sides<ArmySpec>,
     /// Who attacks whom (seed 003 §4.1.2.3).
@@ -60,6 +63,16 @@ pub struct CreateBattleRequest {
     /// When absent the server draws one from the OS. Either way it is sealed until revealed.
     #[serde(default)]
     pub seed: Option<String>,
+}
+
+/// A battle of either ruleset: `ruleset` picks which (`coalition` when absent).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum CreateAnyBattleRequest {
+    /// A coalition battle decided by the Battle Judge (seed 003 §4.2).
+    Coalition(CreateBattleRequest),
+    /// A warmachine battle fought on a measured table (seed 000).
+    Warmachine(super::warmachine::CreateWarmachineBattleRequest),
 }
 
 /// Entropy to mix into the dice.
@@ -126,11 +139,44 @@ pub struct AtQuery {
     pub at: Option<u64>,
 }
 
-/// One battle in a listing.
+/// One battle in a listing, of either ruleset.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum BattleListing {
+    /// A coalition battle.
+    Coalition(BattleSummary),
+    /// A warmachine battle.
+    Warmachine(WarmachineSummary),
+}
+
+/// One warmachine battle in a listing.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WarmachineSummary {
+    /// The battle id.
+    pub id: String,
+    /// The stream.
+    pub stream: String,
+    /// Always `warmachine`.
+    pub ruleset: String,
+    /// Current version.
+    pub version: u64,
+    /// Where it stands.
+    pub phase: herald_domain::warmachine::battle::state::Phase,
+    /// The turn number.
+    pub turn: u32,
+    /// The players, in turn order.
+    pub players: Vec<String>,
+    /// The winner, once decided.
+    pub winner: Option<String>,
+}
+
+/// One coalition battle in a listing.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct BattleSummary {
     /// The battle id.
     pub id: String,
+    /// Always `coalition`.
+    pub ruleset: String,
     /// The stream.
     pub stream: String,
     /// Current version.
@@ -162,11 +208,16 @@ async fn run(
     created: bool,
 ) -> Result<HttpResponse, ApiError> {
     let location = created.then(|| format!("/v1/battles/{battle_id}"));
-    super::execute::<CoalitionBattle>(req, actor, stream_of(battle_id), command, location).await
+    let stream = stream_of(battle_id);
+    if let Some(other @ "warmachine") = state(req)?.service.catalog().ruleset_of(&stream) {
+        return Err(super::warmachine::wrong_ruleset(&stream, other));
+    }
+    super::execute::<CoalitionBattle>(req, actor, stream, command, location).await
 }
 
-/// Open a coalition battle (judge or admin). The server seals a seed and publishes its SHA-256.
-#[utoipa::path(post, path = "/v1/battles", tag = "battles", request_body = CreateBattleRequest,
+/// Open a battle (judge or admin): a coalition battle, or with `"ruleset": "warmachine"` a
+/// warmachine battle. The server seals a seed and publishes its SHA-256.
+#[utoipa::path(post, path = "/v1/battles", tag = "battles", request_body = CreateAnyBattleRequest,
     params(("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe")),
     responses(
         (status = 201, description = "battle created; the events and the new version", body = CommandResponse),
@@ -180,9 +231,20 @@ async fn run(
 pub async fn create_battle(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
-    body: web::Json<CreateBattleRequest>,
+    body: web::Json<serde_json::Value>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
+    match body.get("ruleset").and_then(serde_json::Value::as_str) {
+        Some("warmachine") => return super::warmachine::create(&req, actor, body).await,
+        None | Some("coalition") => {}
+        Some(other) => {
+            return Err(ApiError::Malformed(format!(
+                "unknown ruleset {other}: battles are `coalition` (the default) or `warmachine`"
+            )))
+        }
+    }
+    let body: CreateBattleRequest = serde_json::from_value(body)
+        .map_err(|error| ApiError::Malformed(format!("not a coalition battle: {error}")))?;
     let supplied = super::supplied_seed(body.seed.as_deref())?;
     super::require_judge(
         &actor,
@@ -220,24 +282,37 @@ pub async fn create_battle(
 
 /// List battles.
 #[utoipa::path(get, path = "/v1/battles", tag = "battles",
-    responses((status = 200, description = "every battle", body = Vec<BattleSummary>)))]
+    responses((status = 200, description = "every battle, of both rulesets", body = Vec<BattleListing>)))]
 #[get("/battles")]
 pub async fn list_battles(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let state = state(&req)?;
-    let battles: Vec<BattleSummary> = state
-        .service
-        .catalog()
+    let catalog = state.service.catalog();
+    let mut battles: Vec<BattleListing> = catalog
         .battles()
         .into_iter()
         .map(|(stream, entry)| BattleSummary {
             id: stream.trim_start_matches("battle-").to_string(),
+            ruleset: "coalition".into(),
             stream,
             version: entry.version,
             status: entry.state.status,
             armies: entry.state.sides.map(|_, side| side.army.as_ref().map(|army| army.name.clone())),
             winner: entry.state.winner,
         })
+        .map(BattleListing::Coalition)
         .collect();
+    battles.extend(catalog.warmachines().into_iter().map(|(stream, entry)| {
+        BattleListing::Warmachine(WarmachineSummary {
+            id: stream.trim_start_matches("battle-").to_string(),
+            stream,
+            ruleset: "warmachine".into(),
+            version: entry.version,
+            phase: entry.state.phase,
+            turn: entry.state.turn,
+            players: entry.state.players.iter().map(|p| p.name.clone()).collect(),
+            winner: entry.state.winner.clone(),
+        })
+    }));
     Ok(HttpResponse::Ok().json(battles))
 }
 
@@ -245,7 +320,7 @@ pub async fn list_battles(req: HttpRequest) -> Result<HttpResponse, ApiError> {
 #[utoipa::path(get, path = "/v1/battles/{battle_id}", tag = "battles",
     params(("battle_id" = Uuid, Path, description = "the battle id"), AtQuery),
     responses(
-        (status = 200, description = "the battle; the ETag is its stream version", body = BattleView),
+        (status = 200, description = "the battle; the ETag is its stream version (a WarmachineView for warmachine battles)", body = BattleView),
         (status = 400, description = "malformed id", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such battle or version", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -256,8 +331,12 @@ pub async fn get_battle(
     path: web::Path<Uuid>,
     query: web::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let stream = stream_of(path.into_inner());
+    let battle_id = path.into_inner();
+    let stream = stream_of(battle_id);
     let state = state(&req)?;
+    if state.service.catalog().ruleset_of(&stream) == Some("warmachine") {
+        return super::warmachine::view(&req, battle_id, query.at).await;
+    }
     let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
     let current = state.service.catalog().battle(&stream).ok_or_else(|| not_found(&stream))?;
     let (folded, version) = match query.at {
@@ -294,8 +373,13 @@ pub async fn contribute_entropy(
     path: web::Path<Uuid>,
     body: web::Json<EntropyRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let command = BattleCommand::ContributeEntropy { entropy: body.into_inner().entropy };
-    run(&req, actor, path.into_inner(), command, false).await
+    let entropy = body.into_inner().entropy;
+    let battle_id = path.into_inner();
+    if state(&req)?.service.catalog().ruleset_of(&stream_of(battle_id)) == Some("warmachine") {
+        let command = herald_domain::warmachine::battle::WarmachineCommand::ContributeEntropy { entropy };
+        return super::warmachine::run(&req, actor, battle_id, command).await;
+    }
+    run(&req, actor, battle_id, BattleCommand::ContributeEntropy { entropy }, false).await
 }
 
 /// Submit a side's strategy before the deadline (its controller, or a judge).
@@ -472,7 +556,12 @@ pub async fn reveal_seed(
     let worker = state.clone();
     let sealed =
         blocking(move || worker.service.sealed_seed(&stream)).await?.ok_or_else(|| not_found(&stream_of(battle_id)))?;
-    run(&req, actor, battle_id, BattleCommand::RevealSeed { seed: hex::encode(sealed) }, false).await
+    let seed = hex::encode(sealed);
+    if state.service.catalog().ruleset_of(&stream_of(battle_id)) == Some("warmachine") {
+        let command = herald_domain::warmachine::battle::WarmachineCommand::RevealSeed { seed };
+        return super::warmachine::run(&req, actor, battle_id, command).await;
+    }
+    run(&req, actor, battle_id, BattleCommand::RevealSeed { seed }, false).await
 }
 
 /// Verify the battle: run every stored command again with the seed and compare the events.

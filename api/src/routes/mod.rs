@@ -5,6 +5,7 @@ pub mod campaigns;
 pub mod events;
 pub mod health;
 pub mod tokens;
+pub mod warmachine;
 
 use actix_web::{http::header, web, HttpMessage, HttpRequest, HttpResponse};
 use herald_domain::Actor;
@@ -38,6 +39,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(battles::override_casualties)
                 .service(battles::reveal_seed)
                 .service(battles::verify_battle)
+                .service(warmachine::post_action)
+                .service(warmachine::get_table_svg)
                 .service(campaigns::create_campaign)
                 .service(campaigns::list_campaigns)
                 .service(campaigns::get_campaign)

@@ -17,3 +17,4 @@ mod restart;
 mod smoke;
 mod tamper;
 mod time_travel;
+mod warmachine;

@@ -316,6 +316,9 @@ impl WarmachineState {
     /// The enemy models in whose melee range `model` stands: it is engaged by them (herald's
     /// reading; seed 000 uses "engaged" without defining it).
     pub fn engaging(&self, model: &ModelState) -> Vec<String> {
+        if !model.in_play() {
+            return Vec::new();
+        }
         let base = model.circle();
         self.models
             .values()

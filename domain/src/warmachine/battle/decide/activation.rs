@@ -5,6 +5,7 @@ use super::{model_in_play, refuse, require_player, SERVICE_RULES};
 use crate::{
     warmachine::{
         battle::{
+            command::Movement,
             event::{AdvanceKind, Cost, WarmachineEvent as E},
             state::{Activation, Condition, WarmachineState},
         },
@@ -157,6 +158,12 @@ pub fn end_activation(
     let mut events = Vec::new();
     for (id, doing) in &activation.models {
         if !doing.moved && state.model(id).is_some_and(|m| m.in_play()) && !activation.movement_done {
+            // Ending the activation forfeits the normal movement, which a required charge or run
+            // forbids as much as an explicit forfeit does (seed 000 "Required Charges", "Run"):
+            // without this check ending the activation escaped them.
+            if let Some(mover) = state.model(id) {
+                super::moving::check_required(state, activation, mover, &Movement::Forfeit)?;
+            }
             events.push(E::MovementForfeited {
                 model: id.clone(),
                 combat_forfeited: false,

@@ -137,6 +137,9 @@ pub fn attack(state: &WarmachineState, request: &AttackRequest<'_>, ctx: &mut Co
     let mut attack_options = extra_dice(&rules, roll_kind);
     attack_options.boosted = attack_boost.is_some();
     let roll = attack_roll(&mut ctx.dice, &spec, &attack_options)?;
+    // A miss makes no damage roll, so there is nothing to boost and nothing to pay for: the
+    // declared damage boost was charged (focus spent, a warbeast forced) even on a miss.
+    let damage_boost = if roll.hit { damage_boost } else { None };
 
     let mut s = state.clone();
     let mut damage = Vec::new();

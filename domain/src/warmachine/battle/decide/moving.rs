@@ -122,7 +122,7 @@ fn end_reason(events: &[E]) -> String {
 
 /// Required charges and required runs, and "cannot" conditions (seed 000 "Required Charges",
 /// "Rule Priority").
-fn check_required(
+pub(super) fn check_required(
     state: &WarmachineState,
     activation: &Activation,
     mover: &ModelState,
@@ -181,7 +181,13 @@ fn check_required(
 }
 
 fn can_charge_at_all(mover: &ModelState) -> bool {
-    mover.spec.profile.can_charge() && !mover.has(&Condition::CannotCharge) && !mover.has(&Condition::CannotAdvance)
+    // A warjack without focus or a warbeast at its FURY cannot pay for a charge, so it "cannot"
+    // charge (seed 000 "Required Charges"); without this check it was told to charge and refused
+    // both the charge and the forfeit.
+    mover.spec.profile.can_charge()
+        && !mover.has(&Condition::CannotCharge)
+        && !mover.has(&Condition::CannotAdvance)
+        && movement_cost(mover, "charge", CHARGE).is_ok()
 }
 
 /// Enemy models in play the mover has line of sight to.
@@ -265,13 +271,16 @@ fn movement_cost(mover: &ModelState, action: &str, rule: &str) -> Result<Cost, R
 }
 
 fn run(state: &WarmachineState, mover: &ModelState, path: &[Point]) -> Result<Vec<E>, RuleError> {
-    if mover.has(&Condition::CannotRun) {
+    let cost = movement_cost(mover, "run", RUN);
+    // A warjack without focus (a warbeast at its FURY) cannot run either: required to run, it
+    // takes the fallback too instead of being refused every movement (seed 000 "Run").
+    let cannot_pay = mover.has(&Condition::MustRun) && cost.is_err();
+    if mover.has(&Condition::CannotRun) || cannot_pay {
         // Required to run but cannot: "instead of running it forfeits its combat action and makes
         // a full advance, then its activation ends".
         return Ok(vec![advance(state, mover, path, AdvanceKind::RunFallback)?]);
     }
-    let cost = movement_cost(mover, "run", RUN)?;
-    Ok(vec![advance_with(state, mover, path, AdvanceKind::Run, cost, RUN_BONUS)?])
+    Ok(vec![advance_with(state, mover, path, AdvanceKind::Run, cost?, RUN_BONUS)?])
 }
 
 fn charge(
@@ -309,6 +318,9 @@ fn charge(
     let melee_range = mover.melee_range().unwrap_or(crate::warmachine::movement::DEFAULT_MELEE_RANGE);
     let max = f64::from(mover.spec.profile.stats.spd) + CHARGE_BONUS;
     let resolved = resolve_charge(&state.table, &mover.circle(), to, max, &circles, target_index, melee_range)?;
+    // A charge is movement too: its straight line must keep the model's movement restrictions
+    // (seed 000 "Movement Restrictions"); they were only checked for advances and runs.
+    check_restrictions(state, mover, &[resolved.end])?;
     let stopped_by = resolved.stopped_by.map(|stop| match stop {
         ChargeStop::Model(index) => bases.get(index).map_or_else(|| "a model".to_string(), |(id, _)| id.clone()),
         ChargeStop::Terrain(index) => {

@@ -61,8 +61,12 @@ pub fn create(
 }
 
 fn check_name(kind: &str, name: &str) -> Result<(), RuleError> {
-    if name.trim().is_empty() || name.chars().count() > MAX_NAME {
-        return Err(refuse("bad_name", format!("a {kind} needs a name of 1 to {MAX_NAME} characters"), SERVICE_RULES));
+    if name.trim().is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(refuse(
+            "bad_name",
+            format!("a {kind} needs a name of 1 to {MAX_NAME} printable characters"),
+            SERVICE_RULES,
+        ));
     }
     Ok(())
 }
