@@ -6,16 +6,14 @@
 //! the domain's own functions ([`ModelState::boxes_left`], [`WarmachineState::engaging`], …), so
 //! the view never disagrees with what the decider will check.
 
-use std::collections::BTreeMap;
-
 use herald_domain::{
     warmachine::{
         battle::{
             command::PlayerSpec,
-            state::{Condition, Marker, ModelState, PendingTrigger, Phase, Upkeep},
+            state::{Condition, Marker, ModelActivation, ModelState, PendingTrigger, Phase, Upkeep},
             Warmachine, WarmachineState,
         },
-        model::{BaseSize, DamageCapacity, DamageGrid, ModelType, SpecialRule, StatCard, System, Weapon, WeaponKind},
+        model::{BaseSize, DamageCapacity, DamageGrid, ModelType, SpecialRule, StatCard, System, Weapon},
         table::{within, Position, Table},
     },
     Decider,
@@ -124,24 +122,9 @@ pub struct ActivationView {
 pub struct ModelActivationView {
     /// The model.
     pub model: String,
-    /// Its normal movement is resolved (moved, aimed, forfeited, or placed with its unit).
-    pub moved: bool,
-    /// It aimed.
-    pub aiming: bool,
-    /// It ran.
-    pub ran: bool,
-    /// Its combat action is forfeited.
-    pub combat_forfeited: bool,
-    /// The model it charged, while its charge attack is still to come.
-    pub charge_target: Option<String>,
-    /// Whether its next attack is a charge attack.
-    pub charge_attack: bool,
-    /// Whether it has made an attack.
-    pub attacked: bool,
-    /// Melee or ranged, fixed by its first attack.
-    pub combat: Option<WeaponKind>,
-    /// Initial attacks made, per weapon.
-    pub attacks: BTreeMap<String, u32>,
+    /// What it has done: movement resolved, aiming, ran, combat forfeited, charge, attacks.
+    #[serde(flatten)]
+    pub doing: ModelActivation,
 }
 
 /// One model as the table shows it.
@@ -255,18 +238,7 @@ impl WarmachineView {
                 models: activation
                     .models
                     .iter()
-                    .map(|(model, doing)| ModelActivationView {
-                        model: model.clone(),
-                        moved: doing.moved,
-                        aiming: doing.aiming,
-                        ran: doing.ran,
-                        combat_forfeited: doing.combat_forfeited,
-                        charge_target: doing.charge_target.clone(),
-                        charge_attack: doing.charge_attack,
-                        attacked: doing.attacked,
-                        combat: doing.combat,
-                        attacks: doing.attacks.clone(),
-                    })
+                    .map(|(model, doing)| ModelActivationView { model: model.clone(), doing: doing.clone() })
                     .collect(),
                 awaiting_placement: activation.awaiting_placement.clone(),
                 required_charge: activation.required_charge,

@@ -165,7 +165,7 @@ pub fn table() -> Table {
                 shape: Shape::Circle(Circle { centre: Point::new(36.0, 12.0), radius: 2.0 }),
                 height: 6.0,
             },
-            rect("Ruin\u{7}", TerrainKind::Hazard, (14.0, 36.0), (18.0, 40.0), 0.0),
+            rect("Ruin", TerrainKind::Hazard, (14.0, 36.0), (18.0, 40.0), 0.0),
             rect(HILL, TerrainKind::ElevatedSurface, (38.0, 36.0), (44.0, 42.0), 2.0),
         ],
         ..Table::default()

@@ -47,10 +47,16 @@ fn the_view_shows_the_turn_the_activation_and_every_model() {
     assert!(activation.movement_done && !activation.charged && !activation.required_charge);
     let doing = &activation.models[0];
     assert_eq!(doing.model, JACK);
-    assert!(doing.moved && doing.attacked && !doing.ran && !doing.aiming && !doing.combat_forfeited);
-    assert_eq!(doing.charge_target, None);
-    assert_eq!(doing.combat, Some(WeaponKind::Melee));
-    assert_eq!(doing.attacks.get("Fist"), Some(&1));
+    assert!(
+        doing.doing.moved
+            && doing.doing.attacked
+            && !doing.doing.ran
+            && !doing.doing.aiming
+            && !doing.doing.combat_forfeited
+    );
+    assert_eq!(doing.doing.charge_target, None);
+    assert_eq!(doing.doing.combat, Some(WeaponKind::Melee));
+    assert_eq!(doing.doing.attacks.get("Fist"), Some(&1));
 
     let ids: Vec<&str> = view.models.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(ids.len(), 5);

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::{blocking, command_meta, command_response, etag, state, CommandResponse};
+use super::{blocking, etag, state, CommandResponse};
 use crate::{
     app::verify::{verify_stream, VerifyError, VerifyReport},
     auth::{Authenticated, MaybeAuthenticated},
@@ -252,19 +252,10 @@ pub async fn create_battle(
         "only a battle judge or an admin may open a battle",
         "seed 003 §1.3",
     )?;
-    let state = state(&req)?;
-    if let Some(key) = command_meta(&req, actor.clone())?.idempotency_key {
-        // A retry of a creation answers with the battle opened the first time.
-        let (worker, retrying) = (state.clone(), actor.clone());
-        if let Some(outcome) = blocking(move || worker.service.replayed_creation(&retrying, &key)).await? {
-            let location = format!("/v1/battles/{}", outcome.stream.trim_start_matches("battle-"));
-            let mut response = command_response(&state, &actor, outcome, true);
-            response
-                .headers_mut()
-                .insert(header::LOCATION, header::HeaderValue::from_str(&location).map_err(ApiError::internal)?);
-            return Ok(response);
-        }
+    if let Some(response) = super::replayed_creation(&req, &actor).await? {
+        return Ok(response);
     }
+    let state = state(&req)?;
     let battle_id = Uuid::now_v7();
     let stream = stream_of(battle_id);
     let worker = state.clone();

@@ -165,6 +165,21 @@ where
     Ok(response)
 }
 
+/// The battle a retried creation (same `Idempotency-Key`) opened the first time, answered as then.
+pub async fn replayed_creation(req: &HttpRequest, actor: &Actor) -> Result<Option<HttpResponse>, ApiError> {
+    let Some(key) = command_meta(req, actor.clone())?.idempotency_key else { return Ok(None) };
+    let app = state(req)?;
+    let (worker, retrying) = (app.clone(), actor.clone());
+    let Some(outcome) = blocking(move || worker.service.replayed_creation(&retrying, &key)).await? else {
+        return Ok(None);
+    };
+    let location = format!("/v1/battles/{}", outcome.stream.trim_start_matches("battle-"));
+    let mut response = command_response(&app, actor, outcome, true);
+    let value = header::HeaderValue::from_str(&location).map_err(ApiError::internal)?;
+    response.headers_mut().insert(header::LOCATION, value);
+    Ok(Some(response))
+}
+
 /// A server seed supplied in a request, as 64 hex digits.
 pub fn supplied_seed(text: Option<&str>) -> Result<Option<[u8; 32]>, ApiError> {
     text.map(|text| {

@@ -3,7 +3,7 @@
 //! `GET /v1/battles/{id}/table.svg`. Reads, entropy, reveal and verification share the battle
 //! routes, which dispatch on the battle's ruleset.
 
-use actix_web::{get, http::header, post, web, HttpRequest, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use herald_domain::{
     warmachine::battle::{
         command::{ModelSpec, PlayerSpec},
@@ -17,7 +17,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{battles::AtQuery, blocking, command_meta, command_response, etag, state};
+use super::{battles::AtQuery, blocking, etag, state};
 use crate::{auth::Authenticated, problem::ApiError};
 
 /// Open a warmachine battle: the table, the players and every model.
@@ -65,18 +65,10 @@ pub async fn create(req: &HttpRequest, actor: Actor, body: serde_json::Value) ->
         "only a judge or an admin may open a battle",
         "herald: docs/rulesets/warmachine.md",
     )?;
-    let app = state(req)?;
-    if let Some(key) = command_meta(req, actor.clone())?.idempotency_key {
-        let (worker, retrying) = (app.clone(), actor.clone());
-        if let Some(outcome) = blocking(move || worker.service.replayed_creation(&retrying, &key)).await? {
-            let location = format!("/v1/battles/{}", outcome.stream.trim_start_matches("battle-"));
-            let mut response = command_response(&app, &actor, outcome, true);
-            response
-                .headers_mut()
-                .insert(header::LOCATION, header::HeaderValue::from_str(&location).map_err(ApiError::internal)?);
-            return Ok(response);
-        }
+    if let Some(response) = super::replayed_creation(req, &actor).await? {
+        return Ok(response);
     }
+    let app = state(req)?;
     let battle_id = Uuid::now_v7();
     let stream = format!("battle-{battle_id}");
     let (worker, sealing) = (app.clone(), stream.clone());

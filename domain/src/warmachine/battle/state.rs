@@ -721,10 +721,18 @@ impl WarmachineState {
 
     /// An independent model's movement is the activation's movement.
     fn finish_movement_if_independent(&mut self, model: &str) {
+        // The trooper that moved was destroyed before the others were placed: the trooper moving
+        // now takes its place (seed 000 "Unit Movement"). Keeping the destroyed one left the unit
+        // unable to place its troopers or end its activation.
+        let mover_lost = self
+            .activation
+            .as_ref()
+            .and_then(|activation| activation.awaiting_placement.as_deref())
+            .is_some_and(|moved| self.models.get(moved).is_some_and(|m| m.destroyed));
         if let Some(activation) = self.activation.as_mut() {
             if activation.id == model {
                 activation.movement_done = true;
-            } else if activation.awaiting_placement.is_none() {
+            } else if activation.awaiting_placement.is_none() || mover_lost {
                 activation.awaiting_placement = Some(model.to_string());
             }
         }

@@ -148,7 +148,12 @@ pub fn end_activation(
     let activation = current(state)?;
     let player = state.current.clone().unwrap_or_default();
     require_player(state, &player, ctx)?;
-    if let Some(mover) = &activation.awaiting_placement {
+    // A trooper that moved and was then destroyed leaves nobody to place the others around: the
+    // player "can select another model to move" (seed 000 "Unit Movement") but need not, so the
+    // activation may end (the others forfeit their movement below).
+    if let Some(mover) =
+        activation.awaiting_placement.as_ref().filter(|id| state.model(id).is_some_and(|m| m.in_play()))
+    {
         return Err(refuse(
             "troopers_unplaced",
             format!("place the other troopers of {} after {mover} moved first", activation.id),
