@@ -369,6 +369,12 @@ impl WarmachineState {
                     let column = u8::try_from(column.total).unwrap_or(1);
                     // The decider marked the same grid; marking again reproduces it.
                     let _ = grid.mark(column, dealt.marked);
+                    // "A warjack whose cortex is crippled cannot have focus points" (seed 000
+                    // "Warjacks"): the focus it had is lost when the cortex is crippled, not kept
+                    // (and spent) until the next maintenance phase.
+                    if dealt.crippled.contains(&System::Cortex) {
+                        model.focus = 0;
+                    }
                 }
                 _ => model.damage = model.damage.saturating_add(dealt.marked),
             }
