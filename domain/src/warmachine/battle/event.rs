@@ -40,6 +40,9 @@ pub enum Cost {
     Free,
     /// One focus point spent.
     Focus,
+    /// One fury point spent by a model with Fury Manipulation (a warlock enhancing its own
+    /// abilities with fury, seed 000 "Warlocks").
+    Fury,
     /// The warbeast was forced: one fury point gained.
     Forced,
 }

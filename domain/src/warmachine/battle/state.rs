@@ -568,7 +568,9 @@ impl WarmachineState {
                 }
                 self.finish_movement_if_independent(model);
             }
-            E::TroopersPlaced { placed, destroyed, forfeit_combat, moved, .. } => {
+            // Troopers that cannot be placed leave play through the `ModelDestroyed` events that
+            // follow, so the log says what destroyed them.
+            E::TroopersPlaced { placed, forfeit_combat, .. } => {
                 for moved in placed {
                     if let Some(m) = self.models.get_mut(&moved.model) {
                         m.position.x = moved.to.x;
@@ -578,18 +580,12 @@ impl WarmachineState {
                         state.moved = true;
                     }
                 }
-                for id in destroyed {
-                    if let Some(m) = self.models.get_mut(id) {
-                        m.destroyed = true;
-                    }
-                }
                 for id in forfeit_combat {
                     if let Some(state) = self.activation_mut(id) {
                         state.combat_forfeited = true;
                         state.charge_attack = false;
                     }
                 }
-                let _ = moved;
                 if let Some(activation) = self.activation.as_mut() {
                     activation.awaiting_placement = None;
                     activation.movement_done = true;
@@ -720,6 +716,7 @@ impl WarmachineState {
             match cost {
                 super::event::Cost::Free => {}
                 super::event::Cost::Focus => m.focus = m.focus.saturating_sub(1),
+                super::event::Cost::Fury => m.fury = m.fury.saturating_sub(1),
                 super::event::Cost::Forced => m.fury = m.fury.saturating_add(1),
             }
         }

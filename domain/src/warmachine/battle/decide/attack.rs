@@ -314,8 +314,10 @@ struct Budget {
     fury: u8,
 }
 
-/// What boosting a roll costs: free when a rule grants the boost, else 1 focus (models with focus),
-/// else forcing a warbeast below its FURY; otherwise the model cannot boost.
+/// What boosting a roll costs: free when a rule grants the boost, else 1 focus (warcasters and
+/// warjacks), else 1 fury (warlocks: "can use fury points ... to enhance its own combat
+/// abilities", seed 000 "Warlocks"), else forcing a warbeast below its FURY; otherwise the model
+/// cannot boost.
 fn boost_cost(
     model: &ModelState,
     rules: &[SpecialRule],
@@ -330,6 +332,10 @@ fn boost_cost(
     if uses_focus && budget.focus > 0 {
         budget.focus -= 1;
         return Ok(Cost::Focus);
+    }
+    if model.spec.profile.common_rules().fury_manipulation && budget.fury > 0 {
+        budget.fury -= 1;
+        return Ok(Cost::Fury);
     }
     if model.spec.profile.model_type == ModelType::Warbeast && budget.fury < model.spec.profile.stats.fury.unwrap_or(0)
     {

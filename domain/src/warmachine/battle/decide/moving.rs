@@ -2,7 +2,11 @@
 //! and unit charges, required charges, the four movement restrictions, and rule priority for
 //! "cannot" conditions.
 
-use super::{activation::current, model_in_play, refuse, require_player};
+use super::{
+    activation::current,
+    damage::{check_battle_end, destroy, emit},
+    model_in_play, refuse, require_player,
+};
 use crate::{
     warmachine::{
         battle::{
@@ -405,13 +409,28 @@ fn place(state: &WarmachineState, placement: &UnitPlacement) -> Result<Vec<E>, R
         }
     }
     let forfeit_combat = forfeits(state, activation, &placed);
-    let mut events = vec![E::TroopersPlaced {
+    let mut events = Vec::new();
+    let mut working = state.clone();
+    let placed_event = E::TroopersPlaced {
         unit: activation.id.clone(),
         moved: moved_id.clone(),
         placed: placed.iter().map(|(id, c)| Moved { model: id.clone(), to: c.centre }).collect(),
         destroyed: placement.cannot_place.clone(),
         forfeit_combat,
-    }];
+    };
+    emit(&mut working, &mut events, placed_event);
+    for id in &placement.cannot_place {
+        destroy(
+            &mut working,
+            &mut events,
+            id,
+            "it could not be placed within 2\" of the trooper that moved (seed 000 \"Unit Movement\")",
+        );
+    }
+    check_battle_end(&mut working, &mut events);
+    if working.ended() {
+        return Ok(events);
+    }
     let mover_state = activation.models.get(&moved_id);
     let ran = mover_state.is_some_and(|m| m.ran);
     let failed = activation.charged && mover_state.is_some_and(|m| m.charge_target.is_some() && m.combat_forfeited);
