@@ -358,6 +358,11 @@ proptest! {
         // Byte for byte, as the log stores them.
         let json = |events: &[WarmachineEvent]| serde_json::to_string(events).expect("events serialize");
         prop_assert_eq!(json(&again), json(&battle.events));
+        // Read back from the log's JSON, the events fold to the very same state: positions are
+        // floats, and they must survive the round trip exactly (serde_json `float_roundtrip`).
+        let read_back: Vec<WarmachineEvent> =
+            serde_json::from_str(&json(&battle.events)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&fold(&read_back), &battle.state);
     }
 
     /// No two bases overlap after any accepted command, and the folded state stays consistent
