@@ -748,3 +748,72 @@ fn after_a_unit_charge_troopers_with_an_enemy_in_melee_range_make_melee_attacks_
         "Forfeiting Normal Movement or Combat Actions",
     );
 }
+
+#[test]
+fn an_action_with_an_unknown_field_is_refused_not_half_understood() {
+    // A typo such as `boost_atack` must not be ignored: the roll would be made unboosted and the
+    // dice spent (herald: docs/rulesets/warmachine.md).
+    let typo =
+        serde_json::json!({"type": "attack", "attacker": "a", "weapon": "w", "target": "t", "boost_atack": true});
+    let error = serde_json::from_value::<WarmachineCommand>(typo).expect_err("unknown fields are refused");
+    assert!(error.to_string().contains("boost_atack"), "{error}");
+    let extra = serde_json::json!({"type": "end_turn", "extra": true});
+    assert!(serde_json::from_value::<WarmachineCommand>(extra).is_err());
+    let fine =
+        serde_json::json!({"type": "attack", "attacker": "a", "weapon": "w", "target": "t", "boost_attack": true});
+    assert!(serde_json::from_value::<WarmachineCommand>(fine).is_ok());
+}
+
+/// What creating a battle with these models and table answers.
+fn create_code(
+    table: herald_domain::warmachine::table::Table,
+    models: Vec<herald_domain::warmachine::battle::command::ModelSpec>,
+) -> Option<String> {
+    use herald_domain::Decider;
+    let state = herald_domain::warmachine::battle::WarmachineState::default();
+    let mut ctx = context(&state, judge(), 0);
+    herald_domain::warmachine::battle::Warmachine::decide(&state, &create_command(table, models, 0), &mut ctx)
+        .err()
+        .map(|error| error.code)
+}
+
+#[test]
+fn a_battle_is_refused_when_its_set_up_could_not_be_played() {
+    use herald_domain::warmachine::{
+        model::{Mechanic, SpecialRule},
+        table::{Table, TerrainKind},
+    };
+    let solo_at = |x: f64, y: f64| model("red-solo", RED, solo(), x, y);
+    let enemy = model("blue-solo", BLUE, solo(), 40.0, 40.0);
+    // Standing inside a wall (an obstruction) — seed 000 "Movement".
+    let wall = feature("wall", TerrainKind::Obstruction, (9.0, 9.0), (11.0, 11.0), 3.0);
+    assert_eq!(
+        create_code(table_with(vec![wall]), vec![solo_at(10.0, 10.0), enemy.clone()]).as_deref(),
+        Some("warmachine.inside_obstruction")
+    );
+    // Standing 1e308″ up, on a 1e308″ table.
+    assert_eq!(
+        create_code(Table::default(), vec![raised(solo_at(10.0, 10.0), 1e308), enemy.clone()]).as_deref(),
+        Some("warmachine.bad_position")
+    );
+    let huge = Table { width: 1e308, depth: 1e308, terrain: vec![] };
+    assert_eq!(create_code(huge, vec![solo_at(10.0, 10.0), enemy.clone()]).as_deref(), Some("warmachine.table.size"));
+    // An end-of-activation advance of -5″.
+    let mut backwards = solo();
+    backwards.special_rules.push(SpecialRule::with("Retreat", vec![Mechanic::EndOfActivationAdvance { inches: -5.0 }]));
+    let spec = model("red-solo", RED, backwards, 10.0, 10.0);
+    assert_eq!(
+        create_code(Table::default(), vec![spec, enemy.clone()]).as_deref(),
+        Some("warmachine.model.advance_distance")
+    );
+    // And the same battle without those faults opens.
+    assert_eq!(create_code(Table::default(), vec![solo_at(10.0, 10.0), enemy]), None);
+}
+
+#[test]
+fn a_profile_with_an_unknown_field_is_refused() {
+    let mut profile = serde_json::to_value(solo()).expect("serializes");
+    profile["stats"]["armour"] = serde_json::json!(20);
+    let error = serde_json::from_value::<herald_domain::warmachine::model::ModelProfile>(profile).expect_err("refused");
+    assert!(error.to_string().contains("armour"), "{error}");
+}

@@ -367,7 +367,7 @@ pub fn end_activation() -> WarmachineCommand {
 
 /// End the turn.
 pub fn end_turn() -> WarmachineCommand {
-    WarmachineCommand::EndTurn
+    WarmachineCommand::EndTurn {}
 }
 
 /// A judge sets a condition.

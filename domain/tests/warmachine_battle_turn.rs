@@ -410,7 +410,8 @@ fn only_the_players_controller_or_a_judge_runs_their_turn() {
     let mut battle = battlegroup(0);
     let error = battle.attempt(bob(), start_turn()).expect_err("bob cannot start red's turn");
     assert!(error.forbidden);
-    assert_eq!(error.code, "warmachine.not_your_model");
+    assert_eq!(error.code, "warmachine.not_your_turn");
+    assert!(error.message.contains("red's turn"), "{}", error.message);
     battle.by(judge(), start_turn());
     let error = battle.attempt(bob(), activate("red-solo")).expect_err("bob cannot activate red's solo");
     assert!(error.forbidden);
@@ -526,4 +527,21 @@ fn a_warlock_gains_a_fury_point_for_each_destroyed_warbeast_of_its_battlegroup_s
     let events = battle.play(start_turn_with(one));
     assert!(events.contains(&E::SpiritBond { warlock: "red-lock".into(), fury: 1 }));
     assert_eq!(battle.model("red-lock").fury, 1);
+}
+
+#[test]
+fn a_player_concedes_only_by_naming_another_winner() {
+    // A player may not end the battle as a draw or in their own favour; a judge may
+    // (herald: docs/rulesets/warmachine.md).
+    let mut battle = battlegroup(0);
+    let end = |winner: Option<&str>| herald_domain::warmachine::battle::WarmachineCommand::EndBattle {
+        winner: winner.map(str::to_string),
+        reason: "I give up".into(),
+    };
+    for winner in [None, Some(RED)] {
+        let error = battle.attempt(alice(), end(winner)).expect_err("no draw, no self-declared win");
+        assert!(error.forbidden);
+    }
+    battle.by(alice(), end(Some(BLUE)));
+    assert_eq!(battle.state.winner.as_deref(), Some(BLUE));
 }

@@ -243,8 +243,11 @@ pub async fn create_battle(
             )))
         }
     }
-    let body: CreateBattleRequest = serde_json::from_value(body)
-        .map_err(|error| ApiError::Malformed(format!("not a coalition battle: {error}")))?;
+    let body: CreateBattleRequest = serde_json::from_value(body).map_err(|error| {
+        ApiError::Malformed(format!(
+            "not a coalition battle: {error} (for a warmachine battle send \"ruleset\": \"warmachine\")"
+        ))
+    })?;
     let supplied = super::supplied_seed(body.seed.as_deref())?;
     super::require_judge(
         &actor,
@@ -415,6 +418,9 @@ pub async fn get_strategy(
     let (battle_id, side) = path.into_inner();
     let stream = stream_of(battle_id);
     let state = state(&req)?;
+    if let Some(other @ "warmachine") = state.service.catalog().ruleset_of(&stream) {
+        return Err(super::warmachine::wrong_ruleset(&stream, other));
+    }
     let entry = state.service.catalog().battle(&stream).ok_or_else(|| not_found(&stream))?;
     let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
     if !viewer.may_read_strategy(&entry.state, side) {

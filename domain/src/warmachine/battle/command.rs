@@ -148,9 +148,10 @@ pub enum DisplacementKindSpec {
     Throw,
 }
 
-/// A command to a warmachine battle.
+/// A command to a warmachine battle. `create_battle` is sent as `POST /v1/battles` and
+/// `reveal_seed` as `POST /v1/battles/{id}/reveal`; every other type to `/actions`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case", tag = "type")]
+#[serde(rename_all = "snake_case", tag = "type", deny_unknown_fields)]
 pub enum WarmachineCommand {
     /// Open the battle (a judge or admin).
     CreateBattle {
@@ -242,7 +243,7 @@ pub enum WarmachineCommand {
         advance_path: Vec<Point>,
     },
     /// End the turn once every model and unit has activated.
-    EndTurn,
+    EndTurn {},
     /// A judge sets or clears a condition (knocked down, cannot run, a movement restriction …).
     SetCondition {
         /// The model.

@@ -100,6 +100,7 @@ impl CommonRules {
 
 /// A model's profile: what its card says plus its type's common rules.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ModelProfile {
     /// The model's name.
     pub name: String,

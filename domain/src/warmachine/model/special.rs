@@ -97,6 +97,7 @@ pub enum Mechanic {
 
 /// A named special rule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SpecialRule {
     /// The rule's name as printed; rules are told apart by name.
     pub name: String,

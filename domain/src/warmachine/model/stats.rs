@@ -13,6 +13,7 @@ pub const MM_PER_INCH: f64 = 25.4;
 /// only spellcasters have ARC, only warcasters and warlocks have CTRL, only warbeasts have FURY
 /// and THR.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct StatCard {
     /// SPD: inches moved on a full advance (seed 000 "Full Advance").
     pub spd: u8,

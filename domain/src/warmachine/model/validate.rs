@@ -1,7 +1,7 @@
 //! Profile validation: a card that breaks seed 000's definitions is refused with a stable
 //! `warmachine.model.<rule>` code.
 
-use super::{DamageCapacity, ModelProfile, ModelType, Weapon, WeaponKind, WeaponRange};
+use super::{DamageCapacity, Mechanic, ModelProfile, ModelType, SpecialRule, Weapon, WeaponKind, WeaponRange};
 use crate::RuleError;
 
 const STATS: &str = "seed 000 \"Model Statistics\"";
@@ -54,6 +54,9 @@ impl ModelProfile {
         for weapon in &self.weapons {
             self.validate_weapon(weapon)?;
         }
+        for rule in self.special_rules.iter().chain(self.weapons.iter().flat_map(|w| w.special_rules.iter())) {
+            validate_rule(rule)?;
+        }
         Ok(())
     }
 
@@ -88,4 +91,30 @@ impl ModelProfile {
         }
         Ok(())
     }
+}
+
+/// The longest end-of-activation advance a rule may grant, in inches (a service limit).
+pub const MAX_RULE_ADVANCE: f64 = 100.0;
+
+/// A rule's name and numbers must make sense: an end-of-activation advance is a distance
+/// (seed 000 "End of activation Movement").
+fn validate_rule(rule: &SpecialRule) -> Result<(), RuleError> {
+    if rule.name.trim().is_empty() || rule.name.chars().count() > 100 || rule.name.chars().any(char::is_control) {
+        return fail("rule_name", "a special rule needs a name of 1 to 100 printable characters".into(), STATS);
+    }
+    for mechanic in &rule.mechanics {
+        if let Mechanic::EndOfActivationAdvance { inches } = mechanic {
+            if !(inches.is_finite() && *inches > 0.0 && *inches <= MAX_RULE_ADVANCE) {
+                return fail(
+                    "advance_distance",
+                    format!(
+                        "{}: an end-of-activation advance is more than 0 and at most {MAX_RULE_ADVANCE} inches",
+                        rule.name
+                    ),
+                    "seed 000 \"End of activation Movement\"",
+                );
+            }
+        }
+    }
+    Ok(())
 }

@@ -46,6 +46,7 @@ pub enum Location {
 
 /// A weapon's stat bar.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Weapon {
     /// The weapon's name on the card.
     pub name: String,

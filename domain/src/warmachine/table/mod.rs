@@ -24,8 +24,12 @@ const MEASURING: &str = "seed 000 \"Measuring Distances\"";
 const MOVEMENT: &str = "seed 000 \"Movement\"";
 const BEYOND: &str = "seed 000 \"Beyond the Play Area\"";
 
+/// The largest table side the service accepts, in inches (a service limit: 20 feet).
+pub const MAX_TABLE_INCHES: f64 = 240.0;
+
 /// Where a model stands: its base's centre, facing and height above the table.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Position {
     /// Centre, inches from the left edge.
     pub x: f64,
@@ -53,6 +57,7 @@ impl Position {
 
 /// The table: its size in inches and its terrain. Herald's default is 48″ × 48″.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Table {
     /// Width (x) in inches.
     pub width: f64,
@@ -72,8 +77,13 @@ impl Default for Table {
 impl Table {
     /// Checks the size is positive and finite.
     pub fn validate(&self) -> Result<(), RuleError> {
-        if !(self.width.is_finite() && self.depth.is_finite() && self.width > 0.0 && self.depth > 0.0) {
-            return Err(RuleError::new("warmachine.table.size", "the table needs a positive size", MEASURING));
+        let fits = |side: f64| side.is_finite() && side > 0.0 && side <= MAX_TABLE_INCHES;
+        if !(fits(self.width) && fits(self.depth)) {
+            return Err(RuleError::new(
+                "warmachine.table.size",
+                format!("the table's width and depth are more than 0 and at most {MAX_TABLE_INCHES} inches"),
+                MEASURING,
+            ));
         }
         Ok(())
     }

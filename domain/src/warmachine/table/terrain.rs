@@ -28,6 +28,7 @@ pub enum TerrainKind {
 
 /// A terrain feature: a kind, a footprint and a height.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TerrainFeature {
     /// A label for the referee.
     pub name: String,

@@ -28,7 +28,7 @@ pub(super) fn current(state: &WarmachineState) -> Result<&Activation, RuleError>
 /// Activate an independent model or a unit of the player whose turn it is.
 pub fn activate(state: &WarmachineState, id: &str, ctx: &Context) -> Result<Vec<E>, RuleError> {
     let player = state.current.clone().unwrap_or_default();
-    require_player(state, &player, ctx)?;
+    super::require_turn(state, &player, ctx)?;
     if let Some(open) = &state.activation {
         return Err(refuse("activation_open", format!("{} is still activating", open.id), ACTIVATION));
     }

@@ -59,6 +59,13 @@ pub fn attack(state: &WarmachineState, request: &AttackRequest<'_>, ctx: &mut Co
         .models
         .get(request.attacker)
         .ok_or_else(|| refuse("not_activating", format!("{} is not activating", request.attacker), ACTIVATION))?;
+    if let Some(moved) = &activation.awaiting_placement {
+        return Err(refuse(
+            "troopers_unplaced",
+            format!("{moved} moved: place the other troopers of {} before any attack", activation.id),
+            "seed 000 \"Unit Movement\"",
+        ));
+    }
     if !activation.movement_done {
         return Err(refuse(
             "movement_first",

@@ -58,7 +58,7 @@ pub fn decide(
             not_ended(state)?;
             turn::start_turn(state, control, ctx)
         }
-        C::EndTurn => {
+        C::EndTurn {} => {
             not_ended(state)?;
             turn::end_turn(state, ctx)
         }
@@ -171,6 +171,16 @@ pub(crate) fn require_player(state: &WarmachineState, player: &str, ctx: &Contex
         Ok(())
     } else {
         Err(forbid("not_your_model", format!("only {player}'s controller or a judge may do this")))
+    }
+}
+
+/// Refuse unless the actor acts for `player`, whose turn it is: a player sending a turn's
+/// action on another player's turn is told whose turn it is.
+pub(crate) fn require_turn(state: &WarmachineState, player: &str, ctx: &Context) -> Result<(), RuleError> {
+    if acts_for(state, player, ctx) {
+        Ok(())
+    } else {
+        Err(forbid("not_your_turn", format!("it is {player}'s turn; only their controller or a judge may do this")))
     }
 }
 

@@ -26,6 +26,9 @@ pub const MAX_ENTROPY_CHARS: usize = 1024;
 /// The most terrain features (a service limit).
 pub const MAX_TERRAIN: usize = 200;
 
+/// The highest a model may stand, in inches (a service limit).
+pub const MAX_ELEVATION: f64 = 100.0;
+
 const TYPES: &str = "seed 000 \"Model Types, Stats, and Damage Capacity\"";
 
 /// Open the battle: a judge sets the table, the players and every model.
@@ -124,15 +127,22 @@ fn check_models(table: &Table, players: &[PlayerSpec], models: &[ModelSpec]) -> 
         spec.profile.validate()?;
         check_unit(spec, &ids)?;
         check_battlegroup(spec, models)?;
-        if !(spec.position.elevation.is_finite() && spec.position.elevation >= 0.0 && spec.position.facing.is_finite())
-        {
+        let elevation = spec.position.elevation;
+        if !(elevation.is_finite() && (0.0..=MAX_ELEVATION).contains(&elevation) && spec.position.facing.is_finite()) {
             return Err(refuse(
                 "bad_position",
-                format!("{} needs a finite facing and elevation", spec.id),
+                format!("{} needs a finite facing and an elevation of 0 to {MAX_ELEVATION} inches", spec.id),
                 SERVICE_RULES,
             ));
         }
         let base = spec.position.base(spec.profile.base);
+        if let Some(wall) = table.terrain.iter().find(|f| f.blocks_sight() && f.overlaps_base(&base)) {
+            return Err(refuse(
+                "inside_obstruction",
+                format!("{} stands inside the obstruction {}", spec.id, wall.name),
+                "seed 000 \"Movement\"",
+            ));
+        }
         table
             .check_placement(&base, &placed)
             .map_err(|e| RuleError { message: format!("{}: {}", spec.id, e.message), ..e })?;
@@ -267,9 +277,14 @@ pub fn end_battle(
     if !ctx.actor.is_judge() {
         // A player may only concede: name another player (or nobody) as the winner.
         let conceding = state.players.iter().find(|p| ctx.actor.is_player(&p.controller));
-        match conceding {
-            Some(player) if winner != Some(player.name.as_str()) => {}
-            _ => return Err(forbid("judge_only", "only a judge may end the battle; a player may concede")),
+        match (conceding, winner) {
+            (Some(player), Some(winner)) if winner != player.name => {}
+            _ => {
+                return Err(forbid(
+                    "judge_only",
+                    "only a judge may end the battle; a player may concede by naming another player as the winner",
+                ))
+            }
         }
     }
     Ok(vec![WarmachineEvent::BattleEnded { winner: winner.map(str::to_string), reason: reason.to_string() }])

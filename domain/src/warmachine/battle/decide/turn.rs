@@ -4,7 +4,7 @@
 
 use super::{
     damage::{after_damage, damage_dealt, emit},
-    refuse, require_player, SERVICE_RULES,
+    refuse, require_turn, SERVICE_RULES,
 };
 use crate::{
     dice::DiceExpr,
@@ -51,7 +51,7 @@ pub fn start_turn(state: &WarmachineState, choices: &ControlChoices, ctx: &mut C
         ));
     }
     let player = next_player(state).ok_or_else(|| refuse("no_players", "the battle has no players", SERVICE_RULES))?;
-    require_player(state, &player, ctx)?;
+    require_turn(state, &player, ctx)?;
     let mut s = state.clone();
     let mut events = Vec::new();
     emit(&mut s, &mut events, E::TurnStarted { turn: state.turn + 1, player: player.clone() });
@@ -366,7 +366,7 @@ pub fn end_turn(state: &WarmachineState, ctx: &Context) -> Result<Vec<E>, RuleEr
         return Err(refuse("no_turn", "no turn is in progress", ACTIVATION));
     }
     let player = state.current.clone().unwrap_or_default();
-    require_player(state, &player, ctx)?;
+    require_turn(state, &player, ctx)?;
     if let Some(activation) = &state.activation {
         return Err(refuse(
             "activation_open",
