@@ -164,6 +164,7 @@ impl Service {
         let outcome = {
             // Released before the policies run: they execute commands on the same stream.
             let _turn = self.stream_lock(stream);
+            self.check_same_request(&command_id, &command)?;
             if let Some(outcome) = self.replay_of(stream, &command_id)? {
                 return Ok(outcome);
             }
@@ -214,6 +215,19 @@ impl Service {
         stream.hash(&mut hasher);
         let stripe = usize::try_from(hasher.finish() % STREAM_LOCKS as u64).unwrap_or(0);
         self.stream_locks[stripe].lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A retry must repeat its request: an `Idempotency-Key` already used for a different command
+    /// is refused (409), so a client never takes the answer to one action for another.
+    fn check_same_request<C: Serialize>(&self, command_id: &str, command: &C) -> Result<(), ApiError> {
+        let Some(stored) = self.store.stored_command(command_id)? else { return Ok(()) };
+        let requested = serde_json::to_value(command).map_err(ApiError::internal)?;
+        match stored.command.as_ref().and_then(|record| record.get("command")) {
+            Some(earlier) if *earlier != requested => Err(ApiError::Conflict(
+                "this Idempotency-Key was already used for a different request; use a new key for a new action".into(),
+            )),
+            _ => Ok(()),
+        }
     }
 
     fn replay_of(&self, stream: &str, command_id: &str) -> Result<Option<CommandOutcome>, ApiError> {

@@ -149,7 +149,17 @@ async fn two_full_rounds_of_a_small_battle_are_played_refused_where_illegal_and_
     assert_eq!(table.model("red-jack-1").await["focus"], 2);
     assert_eq!(table.model("red-caster").await["focus"], 5);
 
-    table.act(alice, json!({"type": "activate", "activation": "red-caster"})).await;
+    // A retry with the same Idempotency-Key answers the first result; the same key for another
+    // action is a conflict, never mistaken for it.
+    let activate_caster = json!({"type": "activate", "activation": "red-caster"});
+    let key = [("Idempotency-Key", "red-activation-1")];
+    let first = app.request_with("POST", &table.actions, Some(alice), Some(activate_caster.clone()), &key).await;
+    assert_eq!(first.status, 200, "{:#}", first.body);
+    let again = app.request_with("POST", &table.actions, Some(alice), Some(activate_caster), &key).await;
+    assert_eq!((again.status, again.body["replayed"].clone()), (200, json!(true)), "{:#}", again.body);
+    let other = json!({"type": "activate", "activation": "red-jack-2"});
+    let reused = app.request_with("POST", &table.actions, Some(alice), Some(other), &key).await;
+    assert_problem(&reused, 409, "conflict");
     table.act(alice, json!({"type": "move", "model": "red-caster", "movement": {"kind": "full_advance", "path": [{"x": 24.0, "y": 12.0}]}})).await;
     table.act(alice, json!({"type": "end_activation"})).await;
 
