@@ -977,3 +977,34 @@ fn a_battle_ended_by_a_kill_can_still_reveal_its_seed() {
     let reveal = BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)) };
     assert_eq!(given(events).when(reveal, system(), after()).events().len(), 1);
 }
+
+#[test]
+fn a_battle_fought_out_tactically_takes_its_winner_and_losses_in_proportion_to_models_lost() {
+    // Side A lost 2 of 6 models: every slot loses a third, rounded half up (5000 → 1667,
+    // 2500 → 833, 1500 → 500, 1000 → 333); side B lost none of 4. Only a judge applies it, once.
+    use herald_domain::coalition::battle::command::TacticalLosses;
+    let command = BattleCommand::ApplyTacticalResult {
+        source: "battle-0190f0a4-0000-7000-8000-0000000000aa@40".into(),
+        source_rules: "warmachine@1".into(),
+        winner: SideId::B,
+        models_lost: Sides {
+            a: TacticalLosses { fielded: 6, destroyed: 2 },
+            b: TacticalLosses { fielded: 4, destroyed: 0 },
+        },
+        reason: "fought out on the table".into(),
+    };
+    let refused = given(vec![created()]).when(command.clone(), player_a(), before());
+    assert!(refused.result.clone().expect_err("players may not").forbidden);
+    let then = given(vec![created()]).when(command.clone(), judge(), before());
+    let events = then.result.clone().expect("a judge applies it");
+    let BattleEvent::TacticalResultApplied { casualties, winner, .. } = &events[0] else { panic!("{events:?}") };
+    assert_eq!(*winner, SideId::B);
+    assert_eq!(casualties.a.losses, vec![1667, 833, 500, 333]);
+    assert_eq!(casualties.a.total, 3333);
+    assert_eq!(casualties.b.total, 0);
+    let state = then.state_after();
+    assert_eq!((state.status, state.winner), (BattleStatus::Resolved, Some(SideId::B)));
+    let mut history = vec![created()];
+    history.extend(events);
+    assert!(given(history).when(command, judge(), before()).result.is_err(), "a battle is decided once");
+}

@@ -41,6 +41,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(battles::verify_battle)
                 .service(warmachine::post_action)
                 .service(warmachine::get_table_svg)
+                .service(warmachine::apply_tactical_result)
                 .service(campaigns::create_campaign)
                 .service(campaigns::list_campaigns)
                 .service(campaigns::get_campaign)

@@ -207,3 +207,114 @@ pub async fn view(req: &HttpRequest, battle_id: Uuid, at: Option<u64>) -> Result
     let view = WarmachineView::new(&stream, version, &folded);
     Ok(HttpResponse::Ok().insert_header(etag(version)).json(view))
 }
+
+/// Fight a coalition battle out as a warmachine battle: which warmachine player fought for
+/// which side.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"battle": "0193a1f0-0000-7000-8000-000000000001", "sides": {"a": "red", "b": "blue"},
+    "reason": "the armies met at the ford and the players fought it out on the table"}))]
+#[serde(deny_unknown_fields)]
+pub struct TacticalResultRequest {
+    /// The warmachine battle's id; it must have ended with a winner.
+    pub battle: Uuid,
+    /// The warmachine player who fought for each side.
+    pub sides: herald_domain::coalition::battle::Sides<String>,
+    /// Why the battle was fought out (recorded).
+    pub reason: String,
+}
+
+/// Apply an ended warmachine battle's result to a coalition battle (a judge): its winner wins,
+/// and each side loses troops in proportion to the models it lost. A campaign reads the result
+/// at its next adjudication as for any battle.
+#[utoipa::path(post, path = "/v1/battles/{battle_id}/tactical-result", tag = "battles", request_body = TacticalResultRequest,
+    params(("battle_id" = Uuid, Path, description = "the coalition battle")),
+    responses(
+        (status = 200, description = "the result applied (coalition.TacticalResultApplied)", body = super::CommandResponse),
+        (status = 401, description = "no bearer token", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not a judge", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such battle", body = crate::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "the warmachine battle has not ended with a winner, the sides do not match its players and controllers, or the coalition battle has ended", body = crate::problem::Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/battles/{battle_id}/tactical-result")]
+pub async fn apply_tactical_result(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<Uuid>,
+    body: web::Json<TacticalResultRequest>,
+) -> Result<HttpResponse, ApiError> {
+    use herald_domain::coalition::battle::{command::TacticalLosses, BattleCommand, CoalitionBattle, SideId, Sides};
+    let body = body.into_inner();
+    super::require_judge(
+        &actor,
+        "coalition.battle.judge_only",
+        "only a judge may apply a tactical battle's result",
+        "seed 003 §1.3",
+    )?;
+    let app = state(&req)?;
+    let coalition = format!("battle-{}", path.into_inner());
+    let catalog = app.service.catalog();
+    let battle = match catalog.ruleset_of(&coalition) {
+        Some("coalition") => {
+            catalog.battle(&coalition).ok_or_else(|| ApiError::NotFound(format!("no battle {coalition}")))?
+        }
+        Some(other) => return Err(wrong_ruleset(&coalition, other)),
+        None => return Err(ApiError::NotFound(format!("no battle {}", coalition.trim_start_matches("battle-")))),
+    };
+    let source = format!("battle-{}", body.battle);
+    let fought = catalog
+        .warmachine(&source)
+        .ok_or_else(|| ApiError::NotFound(format!("no warmachine battle {}", body.battle)))?;
+    let refuse = |code: &str, detail: String| {
+        ApiError::Rule(herald_domain::RuleError::new(
+            format!("battle.{code}"),
+            detail,
+            "herald: docs/rulesets/coalition-battle.md",
+        ))
+    };
+    let Some(winner) = fought.state.winner.clone().filter(|_| fought.state.ended()) else {
+        return Err(refuse(
+            "tactical_not_decided",
+            format!("warmachine battle {} has not ended with a winner", body.battle),
+        ));
+    };
+    let mut losses = Vec::new();
+    for side in SideId::BOTH {
+        let name = body.sides.get(side);
+        let player = fought.state.player(name).ok_or_else(|| {
+            refuse("tactical_sides", format!("{name} is not a player of warmachine battle {}", body.battle))
+        })?;
+        let controller = battle.state.army(side).map(|army| army.controller.clone()).unwrap_or_default();
+        if player.controller != controller {
+            return Err(refuse(
+                "tactical_sides",
+                format!(
+                    "side {side}'s army is controlled by {controller}, but {name} was played by {}",
+                    player.controller
+                ),
+            ));
+        }
+        let models: Vec<_> = fought.state.models.values().filter(|m| m.spec.player == *name).collect();
+        let fielded = u32::try_from(models.len()).unwrap_or(u32::MAX);
+        let destroyed = u32::try_from(models.iter().filter(|m| m.destroyed).count()).unwrap_or(u32::MAX);
+        losses.push(TacticalLosses { fielded, destroyed });
+    }
+    if body.sides.a == body.sides.b {
+        return Err(refuse("tactical_sides", "the two sides were fought for by the same player".into()));
+    }
+    let winner_side = SideId::BOTH
+        .into_iter()
+        .find(|side| *body.sides.get(*side) == winner)
+        .ok_or_else(|| refuse("tactical_sides", format!("the winner, {winner}, fought for neither side")))?;
+    let (Some(a), Some(b)) = (losses.first().copied(), losses.get(1).copied()) else {
+        return Err(refuse("tactical_sides", "two sides are needed".into()));
+    };
+    let command = BattleCommand::ApplyTacticalResult {
+        source: format!("{source}@{}", fought.version),
+        source_rules: <herald_domain::warmachine::battle::Warmachine as herald_domain::Decider>::RULES.to_string(),
+        winner: winner_side,
+        models_lost: Sides { a, b },
+        reason: body.reason,
+    };
+    super::execute::<CoalitionBattle>(&req, actor, coalition, command, None).await
+}

@@ -306,3 +306,47 @@ async fn two_full_rounds_of_a_small_battle_are_played_refused_where_illegal_and_
     assert_eq!(verified.body["result"], "verified", "{:#}", verified.body);
     assert_eq!(verified.body["rules"], "warmachine@1");
 }
+
+#[actix_web::test]
+async fn a_coalition_battle_fought_out_as_a_warmachine_battle_takes_its_result() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let coalition = crate::support::create_sample(&app, &cast).await;
+    let created = app.request("POST", "/v1/battles", Some(&cast.judge), Some(battle())).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+    let fought = created.body["stream"].as_str().unwrap_or_default().trim_start_matches("battle-").to_string();
+    let apply = |sides: Value| json!({"battle": fought, "sides": sides, "reason": "fought out on the table"});
+    let path = coalition.at("/tactical-result");
+
+    // Not before the warmachine battle has a winner.
+    let reply = app.request("POST", &path, Some(&cast.judge), Some(apply(json!({"a": "red", "b": "blue"})))).await;
+    assert_problem(&reply, 422, "battle.tactical_not_decided");
+    // Bob concedes: red (alice) wins. Nobody loses a model, so nobody loses troops.
+    ok(
+        &app,
+        &format!("/v1/battles/{fought}/actions"),
+        &cast.bob,
+        json!({"type": "end_battle", "winner": "red", "reason": "concede"}),
+    )
+    .await;
+    // Sides must match who controls which army.
+    let reply = app.request("POST", &path, Some(&cast.judge), Some(apply(json!({"a": "blue", "b": "red"})))).await;
+    assert_problem(&reply, 422, "battle.tactical_sides");
+    let reply = app.request("POST", &path, Some(&cast.alice), Some(apply(json!({"a": "red", "b": "blue"})))).await;
+    assert_eq!(reply.status, 403, "{:#}", reply.body);
+
+    let reply = ok(&app, &path, &cast.judge, apply(json!({"a": "red", "b": "blue"}))).await;
+    let events = events_of(&reply);
+    let applied = find(&events, "coalition.TacticalResultApplied").expect("the result applied");
+    assert_eq!(applied["data"]["winner"], "a");
+    assert_eq!(applied["data"]["models_lost"]["a"], json!({"fielded": 6, "destroyed": 0}));
+    assert_eq!(applied["data"]["casualties"]["b"]["total"], 0);
+    let view = app.request("GET", &coalition.path(), None, None).await;
+    assert_eq!(view.body["winner"], "a", "{:#}", view.body);
+    // The coalition battle has ended: its seed is revealed and it verifies for anyone.
+    let verified = app.request("GET", &coalition.at("/verify"), None, None).await;
+    assert_eq!(verified.body["result"], "verified", "{:#}", verified.body);
+    // Once applied, the battle is over.
+    let reply = app.request("POST", &path, Some(&cast.judge), Some(apply(json!({"a": "red", "b": "blue"})))).await;
+    assert_eq!(reply.status, 422, "{:#}", reply.body);
+}

@@ -78,6 +78,20 @@ pub enum BattleCommand {
         /// Why the judge overrides the formula.
         reason: String,
     },
+    /// Apply the result of the battle fought out under a tactical ruleset (a judge; the service
+    /// fills in what it read from the tactical battle's stream).
+    ApplyTacticalResult {
+        /// The tactical battle's stream (`battle-…`) and the version its result was read at.
+        source: String,
+        /// Its rules (`warmachine@1`).
+        source_rules: String,
+        /// The winning side.
+        winner: SideId,
+        /// Models each side fielded and lost there.
+        models_lost: Sides<TacticalLosses>,
+        /// Why the battle was fought out (recorded).
+        reason: String,
+    },
     /// Reveal the server seed (a judge, or the service when the battle ends).
     RevealSeed {
         /// The server seed, 64 hex digits; filled in by the service from its sealed store.
@@ -95,7 +109,17 @@ impl BattleCommand {
             Self::AssignStrategyBonus { .. } => "assign_strategy_bonus",
             Self::ResolveBattle { .. } => "resolve_battle",
             Self::OverrideCasualties { .. } => "override_casualties",
+            Self::ApplyTacticalResult { .. } => "apply_tactical_result",
             Self::RevealSeed { .. } => "reveal_seed",
         }
     }
+}
+
+/// What a side fielded and lost in a battle fought out under a tactical ruleset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TacticalLosses {
+    /// Models the side put on the table.
+    pub fielded: u32,
+    /// Models of them destroyed or removed from play.
+    pub destroyed: u32,
 }

@@ -60,6 +60,9 @@ pub fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut Context) -> Re
         BattleCommand::OverrideCasualties { side, losses, reason } => {
             override_casualties(state, *side, losses, reason, ctx)
         }
+        BattleCommand::ApplyTacticalResult { source, source_rules, winner, models_lost, reason } => {
+            apply_tactical_result(state, source, source_rules, *winner, models_lost, reason, ctx)
+        }
         BattleCommand::RevealSeed { seed } => reveal_seed(state, seed, ctx),
     }
 }
@@ -436,6 +439,64 @@ fn override_casualties(
     Ok(vec![BattleEvent::CasualtiesOverridden {
         side,
         casualties: Casualties { losses: losses.to_vec(), total, rate_tenths_percent: None },
+        reason: reason.to_string(),
+    }])
+}
+
+/// The battle was fought out under a tactical ruleset (issue: "a warmachine battle ... can be
+/// the way a campaign battle is fought out, its result applied back"): the winner is the side
+/// whose player won there, and each slot loses troops in proportion to the models its side lost
+/// — `troops × destroyed / fielded`, rounded half up — the same share from every slot, as
+/// seed 003 §4.2.5 spreads casualties over every troop line. The judge can still override them.
+fn apply_tactical_result(
+    state: &BattleState,
+    source: &str,
+    source_rules: &str,
+    winner: SideId,
+    models_lost: &Sides<super::command::TacticalLosses>,
+    reason: &str,
+    ctx: &Context,
+) -> Result<Vec<BattleEvent>, RuleError> {
+    require_judge(&ctx.actor, "apply a tactical battle's result")?;
+    require_not_ended(state)?;
+    if reason.trim().is_empty() {
+        return Err(RuleError::new(
+            "coalition.battle.reason_required",
+            "say why the battle was fought out",
+            SERVICE_RULES,
+        ));
+    }
+    let mut casualties = Vec::new();
+    for side in SideId::BOTH {
+        let lost = models_lost.get(side);
+        if lost.fielded == 0 || lost.destroyed > lost.fielded {
+            return Err(RuleError::new(
+                "coalition.battle.tactical_losses",
+                format!("side {side} must have fielded models and cannot lose more than it fielded"),
+                SERVICE_RULES,
+            ));
+        }
+        let army = state.army(side).ok_or_else(not_found)?;
+        let losses: Vec<u32> = army
+            .slots
+            .iter()
+            .map(|slot| {
+                let share = (u64::from(slot.troops) * u64::from(lost.destroyed) * 2 + u64::from(lost.fielded))
+                    / (2 * u64::from(lost.fielded));
+                u32::try_from(share).unwrap_or(slot.troops).min(slot.troops)
+            })
+            .collect();
+        let total = losses.iter().map(|loss| u64::from(*loss)).sum();
+        casualties.push(Casualties { losses, total, rate_tenths_percent: None });
+    }
+    let mut casualties = casualties.into_iter();
+    let (Some(a), Some(b)) = (casualties.next(), casualties.next()) else { return Err(not_found()) };
+    Ok(vec![BattleEvent::TacticalResultApplied {
+        source: source.to_string(),
+        source_rules: source_rules.to_string(),
+        winner,
+        models_lost: models_lost.clone(),
+        casualties: Sides { a, b },
         reason: reason.to_string(),
     }])
 }

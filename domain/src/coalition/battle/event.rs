@@ -150,6 +150,22 @@ pub enum BattleEvent {
         /// next roll of the stream continues from there.
         next_word: u64,
     },
+    /// The battle was fought out under a tactical ruleset and its result applied: the winner,
+    /// and casualties in proportion to the models each side lost (docs/rulesets/coalition-battle.md).
+    TacticalResultApplied {
+        /// The tactical battle's stream.
+        source: String,
+        /// Its rules.
+        source_rules: String,
+        /// The winner.
+        winner: SideId,
+        /// Models fielded and lost per side.
+        models_lost: Sides<super::command::TacticalLosses>,
+        /// Casualties per side.
+        casualties: Sides<Casualties>,
+        /// Why (the judge's words).
+        reason: String,
+    },
     /// The judge replaced a side's casualties (seed 003 §4.2.5–4.2.6).
     CasualtiesOverridden {
         /// The side.
@@ -178,6 +194,7 @@ impl EventType for BattleEvent {
             Self::ArmyKilled { .. } => "coalition.ArmyKilled",
             Self::BattleResolved { .. } => "coalition.BattleResolved",
             Self::CasualtiesOverridden { .. } => "coalition.CasualtiesOverridden",
+            Self::TacticalResultApplied { .. } => "coalition.TacticalResultApplied",
             Self::SeedRevealed { .. } => "coalition.SeedRevealed",
         }
     }

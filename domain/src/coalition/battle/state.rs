@@ -147,6 +147,14 @@ impl BattleState {
                 }
                 self.resolution = Some(event.clone());
             }
+            BattleEvent::TacticalResultApplied { winner, casualties, .. } => {
+                self.status = BattleStatus::Resolved;
+                self.winner = Some(*winner);
+                for side in SideId::BOTH {
+                    self.sides.get_mut(side).casualties = Some(casualties.get(side).clone());
+                }
+                self.resolution = Some(event.clone());
+            }
             BattleEvent::CasualtiesOverridden { side, casualties, .. } => {
                 self.sides.get_mut(*side).casualties = Some(casualties.clone());
             }
