@@ -52,11 +52,16 @@ pub fn check_advance(
         check_point(*waypoint, &format!("waypoint {}", index + 1), MOVEMENT)?;
     }
     let starts = std::iter::once(mover.centre).chain(path.iter().copied());
-    let distance: f64 = starts.clone().zip(path).map(|(a, b)| a.distance(*b)).sum();
+    // A float sum of nothing is -0.0; adding 0.0 records an empty path as 0″.
+    let distance: f64 = starts.clone().zip(path).map(|(a, b)| a.distance(*b)).sum::<f64>() + 0.0;
     if distance > max_inches + EPSILON {
         return Err(RuleError::new(
             "warmachine.movement.too_far",
-            format!("the path is {distance:.3}″ long but the model may advance only {max_inches}″"),
+            if distance < 1e6 {
+                format!("the path is {distance:.3}″ long but the model may advance only {max_inches}″")
+            } else {
+                format!("the path is far longer than the {max_inches}″ the model may advance")
+            },
             ALLOWANCE,
         ));
     }

@@ -132,7 +132,7 @@ pub fn check_rate_of_fire(rof: u32, made: u32) -> Result<u32, RuleError> {
     } else {
         Err(RuleError::new(
             "warmachine.attack.rate_of_fire",
-            format!("this weapon has ROF {rof} and has already made {made} initial attacks this activation"),
+            format!("this weapon has ROF {rof} and has made all {made} of its initial attacks this activation"),
             WEAPON_STATISTICS_RULE,
         ))
     }

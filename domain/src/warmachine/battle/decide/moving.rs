@@ -138,11 +138,12 @@ pub(super) fn check_required(
             Movement::Charge { .. } => {}
             Movement::Forfeit if !can_charge => {}
             _ if can_charge => {
+                let targets = legal_charge_targets(state, mover).join(", ");
                 return Err(refuse(
                     "charge_required",
-                    format!("{} is required to charge a model in its line of sight", mover.spec.id),
+                    format!("{} is required to charge a model in its line of sight ({targets})", mover.spec.id),
                     REQUIRED,
-                ))
+                ));
             }
             _ => {
                 return Err(refuse(
