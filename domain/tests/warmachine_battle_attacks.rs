@@ -464,3 +464,26 @@ fn a_warlock_spends_fury_to_boost_seed_000_warlocks() {
     assert_eq!(roll.roll.draws.len(), 3);
     assert_eq!(battle.model("red-lock").fury, 1);
 }
+
+#[test]
+fn a_weapon_whose_rng_is_reduced_to_0_cannot_attack_and_pow_never_drops_below_0_seed_000_weapon_statistics() {
+    use herald_domain::warmachine::battle::state::Condition;
+    let mut battle =
+        ready(model("red-solo", RED, solo(), 10.0, 10.0), vec![model("blue-target", BLUE, dummy(), 18.0, 10.0)], 0);
+    // An effect takes 12″ off the Carbine's RNG 12: it "cannot be used to make attacks".
+    let shortened = Condition::WeaponModifier { weapon: Some("Carbine".into()), rng: -12.0, pow: 0 };
+    battle.judge(set_condition("red-solo", shortened.clone(), None));
+    battle.refused(attack("red-solo", "Carbine", "blue-target"), "warmachine.attack.range_zero", "Weapon Statistics");
+    // Lifted, and POW 10 reduced by 15 instead: the damage roll is made at POW 0, not -5.
+    let mut lifted = set_condition("red-solo", shortened, None);
+    if let herald_domain::warmachine::battle::WarmachineCommand::SetCondition { active, .. } = &mut lifted {
+        *active = false;
+    }
+    battle.judge(lifted);
+    battle.judge(set_condition("red-solo", Condition::WeaponModifier { weapon: None, rng: 0.0, pow: -15 }, None));
+    let events = battle.play(attack("red-solo", "Carbine", "blue-target"));
+    let (roll, damage) = resolved(&events);
+    assert!(roll.hit, "DEF 5 is always hit");
+    assert_eq!(damage[0].roll.pow, 0);
+    assert_eq!(damage[0].roll.total, dice_sum(&damage[0].roll.roll));
+}

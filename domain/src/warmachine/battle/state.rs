@@ -48,6 +48,20 @@ pub enum Condition {
         /// Model B.
         relative_to: String,
     },
+    /// An effect changing a weapon's RNG and POW (a spell the service does not model): a weapon
+    /// whose RNG drops to 0 or less cannot attack, and POW never drops below 0 (seed 000 "Weapon
+    /// Statistics").
+    WeaponModifier {
+        /// The weapon's name; every weapon of the model when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weapon: Option<String>,
+        /// Inches added to RNG (negative to reduce it).
+        #[serde(default)]
+        rng: f64,
+        /// Added to POW (negative to reduce it).
+        #[serde(default)]
+        pow: i16,
+    },
     /// A continuous effect checked every maintenance phase (seed 000 "Maintenance Phase" step 2).
     ContinuousEffect {
         /// Its name (`fire`).
@@ -128,6 +142,18 @@ impl ModelState {
                 _ => DEFAULT_MELEE_RANGE,
             })
             .reduce(f64::max)
+    }
+
+    /// The RNG and POW modifiers on `weapon` from [`Condition::WeaponModifier`] conditions.
+    pub fn weapon_modifiers(&self, weapon: &str) -> (f64, i64) {
+        self.conditions.iter().fold((0.0, 0), |(rng, pow), condition| match condition {
+            Condition::WeaponModifier { weapon: named, rng: r, pow: p }
+                if named.as_deref().is_none_or(|name| name == weapon) =>
+            {
+                (rng + r, pow + i64::from(*p))
+            }
+            _ => (rng, pow),
+        })
     }
 
     /// Damage boxes left.

@@ -23,8 +23,8 @@ use crate::{
         },
         movement::DEFAULT_MELEE_RANGE,
         rolls::{
-            attack_roll, charge_damage_options, check_rate_of_fire, check_weapon_range, damage_roll, AttackKind,
-            AttackSpec,
+            attack_roll, charge_damage_options, check_rate_of_fire, check_weapon_range, damage_roll, effective_pow,
+            AttackKind, AttackSpec,
         },
         table::within,
     },
@@ -137,7 +137,7 @@ pub fn attack(state: &WarmachineState, request: &AttackRequest<'_>, ctx: &mut Co
             attacker.spec.profile.stats.rat
         }),
         target_def: u32::from(target.spec.profile.stats.def),
-        weapon_rng: weapon_rng_for_roll(weapon),
+        weapon_rng: weapon_rng_for_roll(weapon) + attacker.weapon_modifiers(&weapon.name).0,
         aiming: doing.aiming,
         engaged: state.engaged(attacker),
     };
@@ -152,15 +152,12 @@ pub fn attack(state: &WarmachineState, request: &AttackRequest<'_>, ctx: &mut Co
     let mut damage = Vec::new();
     if roll.hit {
         if let Some(pow) = weapon.pow {
+            // "A weapon's power can never be reduced to less than 0" (seed 000 "POW, Power").
+            let pow = effective_pow(u32::from(pow), attacker.weapon_modifiers(&weapon.name).1);
             let arm = u32::from(target.spec.profile.stats.arm);
             let label = if charge_attack { "charge attack damage roll" } else { "damage roll" };
-            let rolled = damage_roll(
-                &mut ctx.dice,
-                &format!("{label} against {}", target.id()),
-                u32::from(pow),
-                arm,
-                &damage_options,
-            )?;
+            let rolled =
+                damage_roll(&mut ctx.dice, &format!("{label} against {}", target.id()), pow, arm, &damage_options)?;
             damage.push(damage_dealt(&s, &mut ctx.dice, target.id(), "direct", rolled)?);
             damage.extend(blasts(&s, weapon, target, ctx)?);
         }
@@ -277,15 +274,16 @@ fn weapon_rng_for_roll(weapon: &Weapon) -> f64 {
 /// CTRL) for ranged weapons, measured from the nearest base edge (seed 000 "RNG, Range").
 /// A RNG of `*` is the model's special rules' to say, so it is not checked.
 fn check_range(attacker: &ModelState, weapon: &Weapon, target: &ModelState) -> Result<(), RuleError> {
+    let modifier = attacker.weapon_modifiers(&weapon.name).0;
     let reach = match (weapon.kind, weapon.rng) {
-        (WeaponKind::Melee, _) => melee_range_of(weapon),
-        (_, WeaponRange::Inches(inches) | WeaponRange::Spray(inches)) => {
-            check_weapon_range(inches)?;
-            inches
-        }
+        (WeaponKind::Melee, _) => melee_range_of(weapon) + modifier,
+        (_, WeaponRange::Inches(inches) | WeaponRange::Spray(inches)) => inches + modifier,
         (_, WeaponRange::Control) => f64::from(attacker.spec.profile.stats.ctrl.unwrap_or(0)),
         (_, WeaponRange::Special) => return Ok(()),
     };
+    // "If a weapon's RNG is reduced to 0 or less by some effect, the weapon cannot be used to
+    // make attacks" (seed 000 "RNG, Range").
+    check_weapon_range(reach)?;
     if within(&attacker.circle(), &target.circle(), reach) {
         Ok(())
     } else {

@@ -54,6 +54,20 @@ pub fn set_condition(
                 ));
             }
         }
+        Condition::WeaponModifier { weapon, rng, pow } => {
+            if let Some(name) = weapon {
+                if !model(state, id)?.spec.profile.weapons.iter().any(|w| w.name == *name) {
+                    return Err(refuse("unknown_weapon", format!("{id} has no weapon named {name}"), SERVICE_RULES));
+                }
+            }
+            if !(rng.is_finite() && rng.abs() <= 100.0 && pow.abs() <= 100) {
+                return Err(refuse(
+                    "bad_modifier",
+                    "a weapon modifier changes RNG by at most 100″ and POW by at most 100",
+                    SERVICE_RULES,
+                ));
+            }
+        }
         Condition::ContinuousEffect { name, .. } if name.trim().is_empty() || name.chars().count() > 100 => {
             return Err(refuse("bad_name", "a continuous effect needs a name of 1 to 100 characters", SERVICE_RULES));
         }
