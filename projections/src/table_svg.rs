@@ -368,6 +368,10 @@ fn condition_text(condition: &Condition) -> String {
             format!("must move {how} {relative_to}")
         }
         Condition::ContinuousEffect { name, pow } => format!("{name} (continuous, POW {pow})"),
+        Condition::WeaponModifier { weapon, rng, pow } => {
+            let which = weapon.as_deref().unwrap_or("all weapons");
+            format!("{which}: RNG {rng:+}″, POW {pow:+}")
+        }
     }
 }
 
