@@ -28,7 +28,7 @@ use crate::catalog::WARMACHINE;
 #[schema(example = json!({
     "id": "01936f3e-8f4d-7a31-8a9b-0c64d1f3a002", "stream": "battle-01936f3e-8f4d-7a31-8a9b-0c64d1f3a002",
     "version": 6, "ruleset": "warmachine", "rules": "warmachine@1", "phase": "activation", "turn": 1,
-    "current_player": "red", "players": [{"name": "red", "controller": "alice"}, {"name": "blue", "controller": "bob"}],
+    "current_player": "red", "active_player": "red", "inactive_players": ["blue"], "players": [{"name": "red", "controller": "alice"}, {"name": "blue", "controller": "bob"}],
     "table": {"width": 48.0, "depth": 48.0, "terrain": [{"name": "Hill", "kind": "elevated_surface",
         "shape": {"kind": "rect", "min": {"x": 20.0, "y": 20.0}, "max": {"x": 26.0, "y": 24.0}}, "height": 2.0}]},
     "activated": [], "to_activate": ["red-caster"],
@@ -66,6 +66,13 @@ pub struct WarmachineView {
     pub turn: u32,
     /// Whose turn it is (or was last).
     pub current_player: Option<String>,
+    /// The active player (seed 000 "Active or Inactive player"): the attacker's controller during
+    /// an attack and until the effects it triggered are resolved, otherwise the player whose turn
+    /// it is. Attacks are made only in the activations of the player whose turn it is, so both
+    /// readings name the same player here.
+    pub active_player: Option<String>,
+    /// The other players: the inactive players.
+    pub inactive_players: Vec<String>,
     /// Players in turn order.
     pub players: Vec<PlayerSpec>,
     /// The table: its size in inches and its terrain.
@@ -228,6 +235,13 @@ impl WarmachineView {
             phase: state.phase,
             turn: state.turn,
             current_player: state.current.clone(),
+            active_player: state.current.clone(),
+            inactive_players: state
+                .players
+                .iter()
+                .filter(|p| state.current.as_deref().is_some_and(|current| current != p.name))
+                .map(|p| p.name.clone())
+                .collect(),
             players: state.players.clone(),
             table: state.table.clone(),
             activated: state.activated.iter().cloned().collect(),
