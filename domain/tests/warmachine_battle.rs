@@ -268,6 +268,10 @@ fn ending_the_activation_does_not_escape_a_required_charge_or_run_seed_000_requi
     battle.play(activate("red-solo"));
     battle.refused(end_activation(), "warmachine.charge_required", "Required Charges");
     battle.play(charge("red-solo", "blue-target", 16.0, 10.0));
+    // "With a successful charge the model must use its combat action to make ... initial melee
+    // attacks" (seed 000 "Charge"): not end its activation first.
+    battle.refused(end_activation(), "warmachine.charge_attack_required", "Charge");
+    battle.play(attack("red-solo", "Blade", "blue-target"));
     battle.play(end_activation());
 
     let mut battle = scene(vec![], vec![]);

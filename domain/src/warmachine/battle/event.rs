@@ -311,6 +311,18 @@ pub enum WarmachineEvent {
         /// The tape after the rolls.
         next_word: u64,
     },
+    /// A model that moved off an elevated surface onto one at least 1″ lower fell: knocked down,
+    /// with its falling damage roll (seed 000 "Falling").
+    Fell {
+        /// The model.
+        model: String,
+        /// How far it dropped, in inches.
+        drop_inches: f64,
+        /// The damage of the fall.
+        damage: Vec<DamageDealt>,
+        /// The tape after the rolls.
+        next_word: u64,
+    },
     /// A model was destroyed and removed from the table.
     ModelDestroyed {
         /// The model.
@@ -457,6 +469,7 @@ impl EventType for WarmachineEvent {
             Self::Charged { .. } => "warmachine.Charged",
             Self::TroopersPlaced { .. } => "warmachine.TroopersPlaced",
             Self::AttackResolved { .. } => "warmachine.AttackResolved",
+            Self::Fell { .. } => "warmachine.Fell",
             Self::ModelDestroyed { .. } => "warmachine.ModelDestroyed",
             Self::WarjacksInert { .. } => "warmachine.WarjacksInert",
             Self::TriggerResolved { .. } => "warmachine.TriggerResolved",

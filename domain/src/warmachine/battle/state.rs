@@ -15,7 +15,7 @@ use crate::{
     warmachine::{
         model::{DamageCapacity, DamageGrid, MovementRestriction, System, WeaponKind},
         movement::DEFAULT_MELEE_RANGE,
-        table::{within, Circle, Point, Position, Table},
+        table::{surface_height, within, Circle, Point, Position, Table},
     },
     DiceCursor,
 };
@@ -562,9 +562,8 @@ impl WarmachineState {
             }
             E::Advanced { model, kind, path, cost, .. } => {
                 self.pay(model, *cost);
-                if let (Some(to), Some(m)) = (path.last(), self.models.get_mut(model)) {
-                    m.position.x = to.x;
-                    m.position.y = to.y;
+                if let Some(to) = path.last() {
+                    self.place_at(model, *to);
                 }
                 if *kind != super::event::AdvanceKind::EndOfActivation {
                     if let Some(state) = self.activation_mut(model) {
@@ -579,10 +578,7 @@ impl WarmachineState {
             }
             E::Charged { model, target, to, in_melee_range, charge_attack, cost, .. } => {
                 self.pay(model, *cost);
-                if let Some(m) = self.models.get_mut(model) {
-                    m.position.x = to.x;
-                    m.position.y = to.y;
-                }
+                self.place_at(model, *to);
                 if let Some(activation) = self.activation.as_mut() {
                     activation.charged = true;
                 }
@@ -598,10 +594,7 @@ impl WarmachineState {
             // follow, so the log says what destroyed them.
             E::TroopersPlaced { placed, forfeit_combat, .. } => {
                 for moved in placed {
-                    if let Some(m) = self.models.get_mut(&moved.model) {
-                        m.position.x = moved.to.x;
-                        m.position.y = moved.to.y;
-                    }
+                    self.place_at(&moved.model, moved.to);
                     if let Some(state) = self.activation_mut(&moved.model) {
                         state.moved = true;
                     }
@@ -652,6 +645,17 @@ impl WarmachineState {
                     self.pending_triggers.push(PendingTrigger { model: model.clone(), rule: rule.clone(), player });
                 }
             }
+            E::Fell { model, damage, next_word, .. } => {
+                self.next_word = *next_word;
+                if let Some(m) = self.model_mut(model) {
+                    if !m.has(&Condition::KnockedDown) {
+                        m.conditions.push(Condition::KnockedDown);
+                    }
+                }
+                for dealt in damage {
+                    self.apply_damage(dealt);
+                }
+            }
             E::ModelDestroyed { model, .. } => {
                 if let Some(m) = self.model_mut(model) {
                     m.destroyed = true;
@@ -696,10 +700,7 @@ impl WarmachineState {
                     m.position.elevation = *elevation;
                 }
                 for moved in relocated {
-                    if let Some(m) = self.model_mut(&moved.model) {
-                        m.position.x = moved.to.x;
-                        m.position.y = moved.to.y;
-                    }
+                    self.place_at(&moved.model, moved.to);
                 }
                 for id in knocked_down {
                     if let Some(m) = self.model_mut(id) {
@@ -767,12 +768,26 @@ impl WarmachineState {
         }
     }
 
+    /// Put a model's centre at `to`, standing on the surface there: a model that moves stands on
+    /// whatever is under it afterwards (seed 000 "Falling" measures falls between surfaces).
+    fn place_at(&mut self, id: &str, to: Point) {
+        let height = surface_height(&self.table.terrain, to);
+        if let Some(m) = self.models.get_mut(id) {
+            m.position.x = to.x;
+            m.position.y = to.y;
+            m.position.elevation = height;
+        }
+    }
+
     /// Aiming or forfeiting moves nobody: the activation's movement is done once every model in
     /// it has resolved its normal movement.
     fn finish_stationary(&mut self, model: &str) {
         if let Some(activation) = self.activation.as_mut() {
             if activation.id == model || activation.models.values().all(|m| m.moved) {
                 activation.movement_done = true;
+                // A unit whose moving trooper was lost chose to aim or forfeit instead: nobody
+                // waits to be placed any more (seed 000 "Unit Movement").
+                activation.awaiting_placement = None;
             }
         }
     }

@@ -82,6 +82,16 @@ pub fn resolve_charge(
     } else {
         direction(start, to).and_then(|(ux, uy, _)| melee_entry(mover, (ux, uy), target, melee_range))
     };
+    // Already in melee range: a direction that takes the target out of it does not "bring its
+    // target into melee range" — it would be a free retreat of SPD + 3″.
+    let starts_in_range = entry == Some(0.0);
+    if starts_in_range && !within(&Circle { centre: to, radius: mover.radius }, target, melee_range) {
+        return Err(RuleError::new(
+            "warmachine.movement.charge_direction",
+            "the target is already in melee range: a charge may not move so as to leave it out of melee range",
+            CHARGE,
+        ));
+    }
     if length >= EPSILON && entry.is_none() {
         return Err(RuleError::new(
             "warmachine.movement.charge_direction",

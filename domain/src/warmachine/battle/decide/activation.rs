@@ -11,7 +11,7 @@ use crate::{
         },
         model::{Mechanic, SpecialRule},
         movement::check_advance,
-        table::Point,
+        table::{within, Point},
     },
     Context, RuleError,
 };
@@ -159,6 +159,23 @@ pub fn end_activation(
             format!("place the other troopers of {} after {mover} moved first", activation.id),
             "seed 000 \"Unit Movement\"",
         ));
+    }
+    // "With a successful charge the model must use its combat action to make ... initial melee
+    // attacks" (seed 000 "Charge"): it may not end its activation before its first attack while
+    // the charged model can still be attacked.
+    for (id, doing) in &activation.models {
+        let (Some(charger), Some(charged)) = (state.model(id), doing.charge_target.as_deref()) else { continue };
+        let attackable = state.model(charged).is_some_and(|target| {
+            target.in_play()
+                && charger.melee_range().is_some_and(|reach| within(&charger.circle(), &target.circle(), reach))
+        });
+        if charger.in_play() && !doing.combat_forfeited && attackable {
+            return Err(refuse(
+                "charge_attack_required",
+                format!("{id} charged {charged} and must make its initial melee attacks before its activation ends"),
+                "seed 000 \"Charge\"",
+            ));
+        }
     }
     let mut events = Vec::new();
     for (id, doing) in &activation.models {

@@ -59,6 +59,13 @@ pub fn attack(state: &WarmachineState, request: &AttackRequest<'_>, ctx: &mut Co
         .models
         .get(request.attacker)
         .ok_or_else(|| refuse("not_activating", format!("{} is not activating", request.attacker), ACTIVATION))?;
+    if attacker.inert {
+        return Err(refuse(
+            "inert",
+            format!("{} is inert: its warcaster was incapacitated", attacker.spec.id),
+            "seed 000 \"Warjacks\"",
+        ));
+    }
     if let Some(moved) = &activation.awaiting_placement {
         return Err(refuse(
             "troopers_unplaced",

@@ -4,7 +4,7 @@
 
 use super::{
     activation::current,
-    damage::{check_battle_end, destroy, emit},
+    damage::{after_damage, check_battle_end, damage_dealt, destroy, emit},
     model_in_play, refuse, require_player,
 };
 use crate::{
@@ -18,7 +18,8 @@ use crate::{
         movement::{
             check_advance, check_restriction, check_unit_placement, find_unit_placement, resolve_charge, ChargeStop,
         },
-        table::{has_line_of_sight, within, Circle, Point},
+        rolls::{fall_damage, is_fall, FallSpec},
+        table::{has_line_of_sight, surface_height, within, Circle, Point},
     },
     Context, RuleError,
 };
@@ -43,13 +44,20 @@ pub fn normal_movement(
     model: &str,
     movement: &Movement,
     placement: Option<&UnitPlacement>,
-    ctx: &Context,
+    ctx: &mut Context,
 ) -> Result<Vec<E>, RuleError> {
     let activation = current(state)?;
     let mover = model_in_play(state, model)?;
     require_player(state, &mover.spec.player, ctx)?;
     if !activation.models.contains_key(model) {
         return Err(refuse("not_activating", format!("{model} is not activating"), "seed 000 \"Activation Phase\""));
+    }
+    if mover.inert {
+        return Err(refuse(
+            "inert",
+            format!("{} is inert: its warcaster was incapacitated", mover.spec.id),
+            "seed 000 \"Warjacks\"",
+        ));
     }
     let in_unit = activation.id != model;
     let redo_after_loss =
@@ -76,6 +84,8 @@ pub fn normal_movement(
         Movement::Run { path } => run(state, mover, path)?,
         Movement::Charge { target, to } => vec![charge(state, activation, mover, target, *to)?],
     };
+    let fell = fall_after(state, mover, &events, ctx)?;
+    events.extend(fell);
     let moved_someone =
         matches!(movement, Movement::FullAdvance { .. } | Movement::Run { .. } | Movement::Charge { .. });
     if in_unit && moved_someone {
@@ -132,7 +142,9 @@ pub(super) fn check_required(
     mover: &ModelState,
     movement: &Movement,
 ) -> Result<(), RuleError> {
-    if activation.required_charge {
+    // A model required both to run and to charge cannot do both; the run governs (herald's
+    // reading), so the two requirements never leave it with no legal movement.
+    if activation.required_charge && !mover.has(&Condition::MustRun) {
         let can_charge = can_charge_at_all(mover) && !legal_charge_targets(state, mover).is_empty();
         match movement {
             Movement::Charge { .. } => {}
@@ -177,6 +189,8 @@ pub(super) fn check_required(
             cannot(Condition::CannotRun, "run")?;
             cannot(Condition::CannotAdvance, "advance")
         }
+        // Required to run but unable to advance: "cannot" still wins, so it may not move at all.
+        Movement::Run { path } if !path.is_empty() => cannot(Condition::CannotAdvance, "advance"),
         Movement::Charge { .. } => {
             cannot(Condition::CannotCharge, "charge")?;
             cannot(Condition::CannotAdvance, "advance")
@@ -195,13 +209,16 @@ fn can_charge_at_all(mover: &ModelState) -> bool {
         && movement_cost(mover, "charge", CHARGE).is_ok()
 }
 
-/// Enemy models in play the mover has line of sight to.
+/// Enemy models in play the mover has line of sight to and may charge under its movement
+/// restrictions (the straight line at the target's centre must satisfy them), so a required
+/// charge that no restriction allows is a charge it "cannot" make (seed 000 "Required Charges").
 fn legal_charge_targets(state: &WarmachineState, mover: &ModelState) -> Vec<String> {
     state
         .models
         .values()
         .filter(|m| m.in_play() && state.enemies(mover, m))
         .filter(|m| sees(state, mover, m))
+        .filter(|m| check_restrictions(state, mover, &[m.position.centre()]).is_ok())
         .map(|m| m.spec.id.clone())
         .collect()
 }
@@ -466,4 +483,50 @@ fn forfeits(state: &WarmachineState, activation: &Activation, placed: &[(String,
         }
     }
     out
+}
+
+/// A model whose advance or charge took it off an elevated surface onto one at least 1″ lower
+/// falls: "A model that ... otherwise moves off an elevated surface to another surface at least 1
+/// full inch lower falls", is knocked down and suffers the fall's damage roll (seed 000
+/// "Falling").
+fn fall_after(
+    state: &WarmachineState,
+    mover: &ModelState,
+    events: &[E],
+    ctx: &mut Context,
+) -> Result<Vec<E>, RuleError> {
+    let end = events.iter().find_map(|event| match event {
+        E::Advanced { model, path, .. } if model == mover.id() => path.last().copied(),
+        E::Charged { model, to, .. } if model == mover.id() => Some(*to),
+        _ => None,
+    });
+    let Some(end) = end else { return Ok(Vec::new()) };
+    let drop_inches = mover.position.elevation - surface_height(&state.table.terrain, end);
+    if !is_fall(drop_inches) {
+        return Ok(Vec::new());
+    }
+    let spec = FallSpec {
+        model: mover.spec.id.clone(),
+        drop_inches,
+        arm: u32::from(mover.spec.profile.stats.arm),
+        base_mm: u32::from(mover.spec.profile.base.mm()),
+        options: Default::default(),
+        contacted: Vec::new(),
+    };
+    let Some(fell) = fall_damage(&mut ctx.dice, &spec)? else { return Ok(Vec::new()) };
+    let mut working = state.clone();
+    for event in events {
+        working.apply(event);
+    }
+    let dealt = damage_dealt(&working, &mut ctx.dice, mover.id(), "fall", fell.falling.damage)?;
+    let mut out = Vec::new();
+    let event = E::Fell {
+        model: mover.spec.id.clone(),
+        drop_inches,
+        damage: vec![dealt.clone()],
+        next_word: ctx.dice.next_word(),
+    };
+    emit(&mut working, &mut out, event);
+    after_damage(&mut working, &mut out, &[dealt], "a fall");
+    Ok(out)
 }

@@ -222,6 +222,7 @@ fn control(
         emit(s, events, event);
     }
     // Step 2: spirit bond.
+    let mut claimed: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for gain in &choices.spirit_bond {
         let rule = format!("{CONTROL} step 2");
         let lock = super::model_in_play(s, &gain.warlock)?;
@@ -239,7 +240,10 @@ fn control(
             .filter(|m| m.spec.profile.model_type == ModelType::Warbeast && m.spec.profile.base >= BaseSize::Medium)
             .count();
         let arc = lock.spec.profile.stats.arc.unwrap_or(0);
-        if usize::from(gain.fury) > bonded || lock.fury.saturating_add(gain.fury) > arc {
+        // Up to 1 fury per destroyed warbeast in all, however the choices are split.
+        let total = claimed.entry(gain.warlock.as_str()).or_default();
+        *total += usize::from(gain.fury);
+        if *total > bonded || lock.fury.saturating_add(gain.fury) > arc {
             return Err(refuse(
                 "spirit_bond_fury",
                 format!(
