@@ -276,8 +276,6 @@ pub struct WarmachineState {
     pub pending_triggers: Vec<PendingTrigger>,
     /// Upkeep spells in play.
     pub upkeeps: Vec<Upkeep>,
-    /// Warbeasts destroyed whose spirit bond fury has been claimed, per warlock.
-    pub spirit_bond_used: BTreeMap<String, u8>,
     /// The winner, once over.
     pub winner: Option<String>,
     /// Why it ended.
@@ -499,7 +497,6 @@ impl WarmachineState {
                 if let Some(lock) = self.model_mut(warlock) {
                     lock.fury = lock.fury.saturating_add(*fury);
                 }
-                *self.spirit_bond_used.entry(warlock.clone()).or_default() += fury;
             }
             E::PoweredUp { warjack } => {
                 if let Some(jack) = self.model_mut(warjack) {
@@ -790,10 +787,5 @@ impl WarmachineState {
                 activation.awaiting_placement = None;
             }
         }
-    }
-
-    /// Centre of a model, for callers that only need the point.
-    pub fn centre(&self, id: &str) -> Option<Point> {
-        self.models.get(id).map(|m| m.position.centre())
     }
 }
