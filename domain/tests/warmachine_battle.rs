@@ -821,3 +821,186 @@ fn a_profile_with_an_unknown_field_is_refused() {
     let error = serde_json::from_value::<herald_domain::warmachine::model::ModelProfile>(profile).expect_err("refused");
     assert!(error.to_string().contains("armour"), "{error}");
 }
+
+#[test]
+fn a_required_charge_no_restriction_allows_is_forfeited_and_the_activation_ends_seed_000_required_charges() {
+    // Its only enemy is the model it must move directly away from: no charge at it keeps the
+    // restriction, so the required charge is one it "cannot" make.
+    let scenario = || {
+        let mut battle = Battle::on(
+            table_with(vec![]),
+            vec![model("red-solo", RED, solo(), 10.0, 10.0), model("blue-target", BLUE, dummy(), 16.0, 10.0)],
+            0,
+        );
+        battle.play(start_turn());
+        let away =
+            Condition::Restricted { restriction: MovementRestriction::DirectlyAway, relative_to: "blue-target".into() };
+        battle.judge(set_condition("red-solo", Condition::MustCharge, None));
+        battle.judge(set_condition("red-solo", away, None));
+        let events = battle.play(activate("red-solo"));
+        assert!(matches!(&events[0], E::Activated { required_charge: true, .. }), "{events:?}");
+        battle
+    };
+    let mut battle = scenario();
+    battle.refused(
+        charge("red-solo", "blue-target", 16.0, 10.0),
+        "warmachine.movement.not_directly_away",
+        "Movement Restrictions",
+    );
+    battle.refused(advance("red-solo", &[(7.0, 10.0)]), "warmachine.required_charge_forfeit", "Required Charges");
+    let events = battle.play(forfeit("red-solo"));
+    let E::MovementForfeited { model, combat_forfeited, rule } = &events[0] else { panic!("{events:?}") };
+    assert_eq!(model, "red-solo");
+    assert!(*combat_forfeited, "it forfeits its normal movement and combat action");
+    assert!(rule.contains(&heading("Required Charges")), "{rule}");
+    battle.refused(
+        attack("red-solo", "Carbine", "blue-target"),
+        "warmachine.combat_forfeited",
+        "Forfeiting Normal Movement or Combat Actions",
+    );
+    let events = battle.play(end_activation());
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+    assert!(battle.state.activated.contains("red-solo"));
+
+    // Ending the activation at once is a forfeit too, and allowed.
+    let mut battle = scenario();
+    let events = battle.play(end_activation());
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+}
+
+#[test]
+fn a_model_required_to_charge_and_to_run_may_run_seed_000_required_charges() {
+    let mut battle = scene(vec![model("blue-target", BLUE, dummy(), 16.0, 10.0)], vec![]);
+    battle.judge(set_condition("red-solo", Condition::MustCharge, None));
+    battle.judge(set_condition("red-solo", Condition::MustRun, None));
+    let events = battle.play(activate("red-solo"));
+    assert!(matches!(&events[0], E::Activated { required_charge: true, .. }), "{events:?}");
+    battle.refused(charge("red-solo", "blue-target", 16.0, 10.0), "warmachine.run_required", "Run");
+    battle.refused(forfeit("red-solo"), "warmachine.run_required", "Run");
+    let events = battle.play(run("red-solo", &[(10.0, 21.0)]));
+    let (kind, distance, cost) = advanced(&events);
+    assert_eq!((kind, cost), (AdvanceKind::Run, Cost::Free));
+    assert!(close(distance, 11.0));
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+    assert_eq!(battle.model("red-solo").position.centre(), p(10.0, 21.0));
+    assert!(battle.state.activation.is_none());
+}
+
+#[test]
+fn a_charger_already_in_melee_range_may_not_charge_out_of_it_seed_000_independent_model_charges() {
+    // 0.3″ edge to edge: inside the Blade's 0.5″ melee range before the charge.
+    let x = 10.0 + 2.0 * SMALL + 0.3;
+    let mut battle = scene(vec![model("blue-target", BLUE, dummy(), x, 10.0)], vec![]);
+    battle.play(activate("red-solo"));
+    // SPD 6 + 3″ straight away from the target, or square to it: the target ends out of range.
+    for (to_x, to_y) in [(1.0, 10.0), (10.0, 1.0)] {
+        battle.refused(
+            charge("red-solo", "blue-target", to_x, to_y),
+            "warmachine.movement.charge_direction",
+            "Independent model charges",
+        );
+    }
+    assert_eq!(battle.model("red-solo").position.centre(), p(10.0, 10.0));
+    // Toward it: it contacts the target at once and stays in melee range.
+    let events = battle.play(charge("red-solo", "blue-target", x, 10.0));
+    let E::Charged { travelled, in_melee_range, charge_attack, stopped_by, .. } = find(&events, "warmachine.Charged")
+    else {
+        unreachable!()
+    };
+    assert!(close(*travelled, 0.3));
+    assert!(*in_melee_range && !*charge_attack);
+    assert_eq!(stopped_by.as_deref(), Some("blue-target"));
+    battle.play(attack("red-solo", "Blade", "blue-target"));
+}
+
+#[test]
+fn a_model_required_to_run_that_cannot_advance_may_not_move_but_its_run_ends_the_activation_seed_000_rule_priority() {
+    let mut battle = scene(vec![model("blue-target", BLUE, dummy(), 20.0, 12.0)], vec![]);
+    battle.judge(set_condition("red-solo", Condition::MustRun, None));
+    battle.judge(set_condition("red-solo", Condition::CannotAdvance, None));
+    battle.play(activate("red-solo"));
+    // "Cannot" beats "must": no advance of any length.
+    battle.refused(run("red-solo", &[(16.0, 10.0)]), "warmachine.cannot_advance", "Rule Priority");
+    battle.refused(run("red-solo", &[(10.5, 10.0)]), "warmachine.cannot_advance", "Rule Priority");
+    battle.refused(forfeit("red-solo"), "warmachine.run_required", "Run");
+    // A run of no movement at all is accepted, and it still ends the activation.
+    let events = battle.play(run("red-solo", &[]));
+    let (kind, distance, _) = advanced(&events);
+    assert_eq!(kind, AdvanceKind::Run);
+    assert!(close(distance, 0.0));
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+    assert_eq!(battle.model("red-solo").position.centre(), p(10.0, 10.0));
+    battle.refused(attack("red-solo", "Carbine", "blue-target"), "warmachine.no_activation", "Activation Phase");
+}
+
+#[test]
+fn a_charger_must_attack_before_ending_its_activation_unless_its_target_cannot_be_attacked_seed_000_charge() {
+    // The charged model is destroyed before the attack (a judge's 0″ slam at POW 50 against a
+    // solo's ARM 13 and 5 boxes).
+    let mut battle = scene(vec![model("blue-target", BLUE, solo(), 16.0, 10.0)], vec![]);
+    battle.play(activate("red-solo"));
+    battle.play(charge("red-solo", "blue-target", 16.0, 10.0));
+    battle.refused(end_activation(), "warmachine.charge_attack_required", "Charge");
+    battle.judge(displace("blue-target", Kind::Slam, (22.0, 10.0), 0.0, Some(50), Some(0)));
+    assert!(battle.model("blue-target").destroyed);
+    let events = battle.play(end_activation());
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+
+    // The charged model is pushed out of melee range before the attack.
+    let mut battle = scene(vec![model("blue-target", BLUE, dummy(), 16.0, 10.0)], vec![]);
+    battle.play(activate("red-solo"));
+    battle.play(charge("red-solo", "blue-target", 16.0, 10.0));
+    battle.refused(end_activation(), "warmachine.charge_attack_required", "Charge");
+    battle.judge(displace("blue-target", Kind::Push, (10.0, 10.0), 3.0, None, None));
+    assert!(battle.model("blue-target").in_play());
+    let events = battle.play(end_activation());
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+
+    // A failed charge never had a charge attack to make.
+    let mut battle = scene(vec![model("blue-target", BLUE, dummy(), 30.0, 10.0)], vec![]);
+    battle.play(activate("red-solo"));
+    let events = battle.play(charge("red-solo", "blue-target", 19.0, 10.0));
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+}
+
+#[test]
+fn a_unit_whose_moving_trooper_died_may_aim_or_forfeit_with_another_then_attack_seed_000_unit_movement() {
+    let destroyed_mover = || {
+        let mut battle = unit_scene(vec![], (10.0, 20.0));
+        battle.play(activate("red-unit"));
+        battle.play(advance("red-t1", &[(10.0, 24.0)]));
+        battle.judge(displace("red-t1", Kind::Slam, (0.0, 0.0), 0.0, Some(50), Some(0)));
+        assert!(battle.model("red-t1").destroyed);
+        battle
+    };
+
+    // Aim.
+    let mut battle = destroyed_mover();
+    let events = battle.play(aim("red-t2"));
+    for trooper in ["red-t2", "red-t3"] {
+        assert!(events.contains(&E::Aimed { model: trooper.into() }), "{events:?}");
+    }
+    let activation = battle.state.activation.as_ref().expect("still activating");
+    assert!(activation.movement_done && activation.awaiting_placement.is_none());
+    battle.refused(advance("red-t3", &[(13.0, 21.0)]), "warmachine.already_moved", "Movement");
+    for trooper in ["red-t2", "red-t3"] {
+        let events = battle.play(attack(trooper, "Rifle", "blue-target"));
+        let E::AttackResolved { roll, .. } = find(&events, "warmachine.AttackResolved") else { unreachable!() };
+        assert_eq!(roll.aim_bonus, 2, "{trooper} aimed");
+        assert_eq!(roll.total, dice_sum(&roll.roll) + 5 + 2);
+    }
+    let events = battle.play(end_activation());
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+
+    // Forfeit.
+    let mut battle = destroyed_mover();
+    let events = battle.play(forfeit("red-t3"));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, E::MovementForfeited { model, combat_forfeited: false, .. } if model == "red-t2")));
+    let events = battle.play(attack("red-t3", "Rifle", "blue-target"));
+    let E::AttackResolved { roll, .. } = find(&events, "warmachine.AttackResolved") else { unreachable!() };
+    assert_eq!(roll.aim_bonus, 0);
+    let events = battle.play(end_activation());
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+}

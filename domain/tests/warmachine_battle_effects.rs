@@ -449,3 +449,124 @@ fn a_larger_model_a_falling_model_lands_beside_suffers_no_fall_damage_seed_000_f
     assert_eq!(hits, [("blue-a", "fall")]);
     assert!(!has(&battle, "red-beast", &Condition::KnockedDown));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Falling after normal movement
+// ---------------------------------------------------------------------------------------------
+
+/// The `warmachine.Fell` event among `events`: the model, how far it dropped, its damage.
+fn fell(events: &[E]) -> (String, f64, Vec<DamageDealt>) {
+    match find(events, "warmachine.Fell") {
+        E::Fell { model, drop_inches, damage, .. } => (model.clone(), *drop_inches, damage.clone()),
+        _ => unreachable!(),
+    }
+}
+
+/// The fall's damage roll against `id`: `dice`d6 + POW 12.
+fn assert_fall_roll(damage: &[DamageDealt], id: &str, dice: usize) {
+    assert_eq!(damage.len(), 1, "{damage:?}");
+    assert_eq!((damage[0].model.as_str(), damage[0].source.as_str()), (id, "fall"));
+    let roll = &damage[0].roll;
+    assert_eq!(roll.pow, 12, "a fall is a POW 12 damage roll");
+    assert_eq!(roll.roll.draws.len(), dice);
+    assert_eq!(roll.roll.expression.to_string(), format!("{dice}d6+12"));
+    assert_eq!(roll.total, dice_sum(&roll.roll) + 12);
+    assert_eq!(roll.target_arm, 40);
+    assert!(roll.rule.contains(&heading("Falling")), "{}", roll.rule);
+}
+
+#[test]
+fn a_model_that_full_advances_off_an_elevated_surface_falls_and_stands_on_the_table_seed_000_falling() {
+    let mut battle = battle_of(
+        vec![raised(model("red-a", RED, dummy(), 33.0, 33.0), 2.0), model("blue-b", BLUE, dummy(), 4.0, 4.0)],
+        ledge(2.0),
+    );
+    battle.play(start_turn());
+    battle.play(activate("red-a"));
+    let events = battle.play(advance("red-a", &[(33.0, 38.0)]));
+    assert_eq!(types(&events), ["warmachine.Advanced", "warmachine.Fell"]);
+    let (model, drop_inches, damage) = fell(&events);
+    assert_eq!(model, "red-a");
+    assert!(close(drop_inches, 2.0), "{drop_inches}");
+    assert_fall_roll(&damage, "red-a", 2);
+    assert!(has(&battle, "red-a", &Condition::KnockedDown));
+    assert_eq!(battle.model("red-a").position.centre(), p(33.0, 38.0));
+    assert_eq!(battle.model("red-a").position.elevation, 0.0, "it stands on the table now");
+    battle.play(end_activation());
+
+    // Standing on the table: a later 1″ push across flat ground is no fall.
+    let events = battle.judge(displace("red-a", Kind::Push, (33.0, 37.0), 1.0, None, None));
+    let E::Displaced { to, elevation, .. } = displaced(&events) else { unreachable!() };
+    assert!(close(to.y, 39.0) && *elevation == 0.0);
+    assert!(damage_of(&events).is_empty(), "no fall, no damage roll");
+    assert_eq!(battle.model("red-a").position.elevation, 0.0);
+}
+
+#[test]
+fn a_model_that_charges_off_an_elevated_surface_falls_seed_000_falling() {
+    // A 5″ ledge: a fall of 5″ is 2 dice + 2 more (one per further 2″, rounded up). The charge
+    // ends in melee range of its target but not in base contact with it, so nobody is fallen on.
+    let mut battle = battle_of(
+        vec![raised(model("red-a", RED, dummy(), 33.0, 33.0), 5.0), model("blue-b", BLUE, dummy(), 33.0, 39.5)],
+        ledge(5.0),
+    );
+    battle.play(start_turn());
+    battle.play(activate("red-a"));
+    let events = battle.play(charge("red-a", "blue-b", 33.0, 38.0));
+    assert_eq!(types(&events), ["warmachine.Charged", "warmachine.Fell"]);
+    let E::Charged { to, travelled, in_melee_range, charge_attack, stopped_by, .. } =
+        find(&events, "warmachine.Charged")
+    else {
+        unreachable!()
+    };
+    assert_eq!(*to, p(33.0, 38.0), "off the ledge, which ends at y = 36");
+    assert!(close(*travelled, 5.0) && *in_melee_range && *charge_attack && stopped_by.is_none());
+    let (model, drop_inches, damage) = fell(&events);
+    assert_eq!(model, "red-a");
+    assert!(close(drop_inches, 5.0), "{drop_inches}");
+    assert_fall_roll(&damage, "red-a", 4);
+    assert!(has(&battle, "red-a", &Condition::KnockedDown));
+    assert_eq!(battle.model("red-a").position.elevation, 0.0);
+    // The charge attack is still to be made.
+    battle.refused(end_activation(), "warmachine.charge_attack_required", "Charge");
+    let events = battle.play(attack("red-a", "Blade", "blue-b"));
+    assert!(matches!(find(&events, "warmachine.AttackResolved"), E::AttackResolved { charge_attack: true, .. }));
+    battle.play(end_activation());
+}
+
+#[test]
+fn a_model_that_advances_on_flat_ground_or_onto_an_elevated_surface_does_not_fall_seed_000_falling() {
+    let mut battle = battle_of(
+        vec![
+            model("red-a", RED, dummy(), 20.0, 33.0),
+            model("red-c", RED, dummy(), 26.0, 33.0),
+            model("blue-b", BLUE, dummy(), 4.0, 4.0),
+        ],
+        ledge(2.0),
+    );
+    battle.play(start_turn());
+    battle.play(activate("red-a"));
+    let events = battle.play(advance("red-a", &[(20.0, 38.0)]));
+    assert_eq!(types(&events), ["warmachine.Advanced"]);
+    assert_eq!(battle.model("red-a").position.elevation, 0.0);
+    assert!(!has(&battle, "red-a", &Condition::KnockedDown));
+    battle.play(end_activation());
+    // Onto the ledge: it stands 2″ up, and does not fall.
+    battle.play(activate("red-c"));
+    let events = battle.play(advance("red-c", &[(31.0, 33.0)]));
+    assert_eq!(types(&events), ["warmachine.Advanced"]);
+    assert_eq!(battle.model("red-c").position.elevation, 2.0);
+    assert!(!has(&battle, "red-c", &Condition::KnockedDown));
+    battle.play(end_activation());
+    battle.play(end_turn());
+    battle.pass_turn();
+    // And stepping back off it is a 2″ fall.
+    battle.play(start_turn());
+    battle.play(activate("red-c"));
+    let events = battle.play(advance("red-c", &[(27.0, 33.0)]));
+    let (model, drop_inches, damage) = fell(&events);
+    assert_eq!(model, "red-c");
+    assert!(close(drop_inches, 2.0));
+    assert_fall_roll(&damage, "red-c", 2);
+    assert_eq!(battle.model("red-c").position.elevation, 0.0);
+}

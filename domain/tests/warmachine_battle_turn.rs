@@ -545,3 +545,76 @@ fn a_player_concedes_only_by_naming_another_winner() {
     battle.by(alice(), end(Some(BLUE)));
     assert_eq!(battle.state.winner.as_deref(), Some(BLUE));
 }
+
+#[test]
+fn spirit_bond_gives_at_most_1_fury_per_destroyed_warbeast_however_the_choices_are_split_seed_000_control_phase() {
+    let mut battle = warlock_battlegroup(0);
+    // One medium-or-larger warbeast of the battlegroup destroyed (a judge's 0″ slam at POW 60).
+    battle.judge(displace("red-beast-far", Kind::Slam, (0.0, 0.0), 0.0, Some(60), Some(0)));
+    assert!(battle.model("red-beast-far").destroyed);
+    let gain =
+        |fury: u8| herald_domain::warmachine::battle::command::SpiritBondGain { warlock: "red-lock".into(), fury };
+    let split = ControlChoices { spirit_bond: vec![gain(1), gain(1)], ..ControlChoices::default() };
+    let error = battle.refused(start_turn_with(split), "warmachine.spirit_bond_fury", "Control Phase");
+    assert!(error.rule.contains("step 2"), "{}", error.rule);
+    assert_eq!(battle.model("red-lock").fury, 0);
+    let one = ControlChoices { spirit_bond: vec![gain(1)], ..ControlChoices::default() };
+    let events = battle.play(start_turn_with(one));
+    let bonds: Vec<&E> = events.iter().filter(|e| matches!(e, E::SpiritBond { .. })).collect();
+    assert_eq!(bonds, [&E::SpiritBond { warlock: "red-lock".into(), fury: 1 }]);
+    assert_eq!(battle.model("red-lock").fury, 1);
+}
+
+/// Red: a warcaster beside its warjack, and a solo that keeps red in the battle once the
+/// warjack is inert. Blue: a solo in the warjack's Cannon range.
+fn inert_scene() -> Battle {
+    let mut battle = Battle::on(
+        table_with(vec![]),
+        vec![
+            model("red-caster", RED, warcaster(), 10.0, 10.0),
+            in_battlegroup(model("red-jack", RED, warjack(), 12.0, 10.0), "red-caster"),
+            model("red-solo", RED, solo(), 10.0, 14.0),
+            model("blue-solo", BLUE, wall(), 20.0, 10.0),
+        ],
+        0,
+    );
+    battle.play(start_turn());
+    battle.play(activate("red-jack"));
+    battle
+}
+
+/// A judge destroys the warcaster (a 0″ slam at POW 60 against ARM 15 and 15 boxes): its
+/// warjack becomes inert.
+fn destroy_caster(battle: &mut Battle) {
+    let events = battle.judge(displace("red-caster", Kind::Slam, (0.0, 0.0), 0.0, Some(60), Some(0)));
+    assert!(battle.model("red-caster").destroyed);
+    assert!(
+        events.contains(&E::WarjacksInert { warcaster: "red-caster".into(), warjacks: vec!["red-jack".into()] }),
+        "{:?}",
+        types(&events)
+    );
+    assert!(battle.model("red-jack").inert && battle.model("red-jack").in_play());
+}
+
+#[test]
+fn a_warjack_made_inert_during_its_activation_cannot_move_or_attack_seed_000_warjacks() {
+    // The warcaster falls before the warjack moves.
+    let mut battle = inert_scene();
+    destroy_caster(&mut battle);
+    battle.refused(advance("red-jack", &[(12.0, 13.0)]), "warmachine.inert", "Warjacks");
+    battle.refused(charge("red-jack", "blue-solo", 20.0, 10.0), "warmachine.inert", "Warjacks");
+    battle.refused(aim("red-jack"), "warmachine.inert", "Warjacks");
+    battle.refused(attack("red-jack", "Cannon", "blue-solo"), "warmachine.inert", "Warjacks");
+    assert_eq!(battle.model("red-jack").position.centre(), p(12.0, 10.0));
+    let events = battle.play(end_activation());
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+
+    // The warcaster falls after the warjack moved, before its attack.
+    let mut battle = inert_scene();
+    battle.play(advance("red-jack", &[(12.0, 12.0)]));
+    destroy_caster(&mut battle);
+    battle.refused(attack("red-jack", "Cannon", "blue-solo"), "warmachine.inert", "Warjacks");
+    battle.refused(attack("red-jack", "Arm Blade", "blue-solo"), "warmachine.inert", "Warjacks");
+    let events = battle.play(end_activation());
+    assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+}
