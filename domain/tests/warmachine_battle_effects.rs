@@ -570,3 +570,56 @@ fn a_model_that_advances_on_flat_ground_or_onto_an_elevated_surface_does_not_fal
     assert_fall_roll(&damage, "red-c", 2);
     assert_eq!(battle.model("red-c").position.elevation, 0.0);
 }
+
+#[test]
+fn a_charger_that_falls_onto_the_model_it_contacts_knocks_it_down_with_the_same_damage_roll_seed_000_falling() {
+    // "If a falling model contacts a model with an equal or smaller base, the contacted model
+    // becomes knocked down and suffers the same damage roll as the falling model."
+    let mut battle = battle_of(
+        vec![raised(model("red-a", RED, dummy(), 33.0, 33.0), 2.0), model("blue-b", BLUE, dummy(), 33.0, 39.0)],
+        ledge(2.0),
+    );
+    battle.play(start_turn());
+    battle.play(activate("red-a"));
+    let events = battle.play(charge("red-a", "blue-b", 33.0, 39.0));
+    let E::Charged { stopped_by, .. } = find(&events, "warmachine.Charged") else { unreachable!() };
+    assert_eq!(stopped_by.as_deref(), Some("blue-b"), "it stops in base contact");
+    let E::Fell { knocked_down, damage, .. } = find(&events, "warmachine.Fell") else { unreachable!() };
+    assert_eq!(knocked_down, &["red-a".to_string(), "blue-b".to_string()]);
+    assert_eq!(damage.iter().map(|d| d.model.as_str()).collect::<Vec<_>>(), ["red-a", "blue-b"]);
+    assert!(damage.iter().all(|d| d.roll.pow == 12 && d.roll.roll.draws.len() == 2));
+    assert!(has(&battle, "blue-b", &Condition::KnockedDown));
+}
+
+#[test]
+fn a_trooper_killed_by_its_own_fall_leaves_the_unit_to_move_another_seed_000_unit_movement() {
+    // A 1-box trooper walking off a 2″ ledge takes 2d6 + 12 against ARM 12: at least 2 damage.
+    // The move is recorded (not refused for its placement), and another trooper moves instead.
+    let trooper_at = |id: &str, x: f64, y: f64| in_unit(model(id, RED, trooper(), x, y), "red-unit");
+    let mut battle = battle_of(
+        vec![
+            raised(trooper_at("red-t1", 33.0, 33.0), 2.0),
+            trooper_at("red-t2", 20.0, 20.0),
+            trooper_at("red-t3", 21.5, 20.0),
+            model("blue-b", BLUE, dummy(), 4.0, 44.0),
+        ],
+        ledge(2.0),
+    );
+    battle.play(start_turn());
+    battle.play(activate("red-unit"));
+    let placement = UnitPlacement {
+        placed: vec![
+            Placement { model: "red-t2".into(), at: p(33.0, 39.5) },
+            Placement { model: "red-t3".into(), at: p(34.5, 39.5) },
+        ],
+        cannot_place: vec![],
+    };
+    let events = battle.play(mv_placed("red-t1", Movement::FullAdvance { path: path(&[(33.0, 38.0)]) }, placement));
+    assert_eq!(types(&events), ["warmachine.Advanced", "warmachine.Fell", "warmachine.ModelDestroyed"]);
+    assert!(battle.model("red-t1").destroyed);
+    battle.play(advance("red-t2", &[(20.0, 24.0)]));
+    let placement =
+        UnitPlacement { placed: vec![Placement { model: "red-t3".into(), at: p(21.5, 24.0) }], cannot_place: vec![] };
+    battle.play(herald_domain::warmachine::battle::WarmachineCommand::PlaceTroopers { placement });
+    battle.play(end_activation());
+}

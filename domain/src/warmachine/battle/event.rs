@@ -318,6 +318,8 @@ pub enum WarmachineEvent {
         model: String,
         /// How far it dropped, in inches.
         drop_inches: f64,
+        /// It and the models it landed in contact with that suffer the fall (equal or smaller bases).
+        knocked_down: Vec<String>,
         /// The damage of the fall.
         damage: Vec<DamageDealt>,
         /// The tape after the rolls.

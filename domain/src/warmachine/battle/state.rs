@@ -642,11 +642,13 @@ impl WarmachineState {
                     self.pending_triggers.push(PendingTrigger { model: model.clone(), rule: rule.clone(), player });
                 }
             }
-            E::Fell { model, damage, next_word, .. } => {
+            E::Fell { knocked_down, damage, next_word, .. } => {
                 self.next_word = *next_word;
-                if let Some(m) = self.model_mut(model) {
-                    if !m.has(&Condition::KnockedDown) {
-                        m.conditions.push(Condition::KnockedDown);
+                for id in knocked_down {
+                    if let Some(m) = self.model_mut(id) {
+                        if !m.has(&Condition::KnockedDown) {
+                            m.conditions.push(Condition::KnockedDown);
+                        }
                     }
                 }
                 for dealt in damage {
@@ -779,8 +781,10 @@ impl WarmachineState {
     /// Aiming or forfeiting moves nobody: the activation's movement is done once every model in
     /// it has resolved its normal movement.
     fn finish_stationary(&mut self, model: &str) {
+        let models = &self.models;
         if let Some(activation) = self.activation.as_mut() {
-            if activation.id == model || activation.models.values().all(|m| m.moved) {
+            let in_play = |id: &String| models.get(id).is_some_and(ModelState::in_play);
+            if activation.id == model || activation.models.iter().all(|(id, m)| m.moved || !in_play(id)) {
                 activation.movement_done = true;
                 // A unit whose moving trooper was lost chose to aim or forfeit instead: nobody
                 // waits to be placed any more (seed 000 "Unit Movement").

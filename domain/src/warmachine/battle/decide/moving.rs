@@ -18,8 +18,8 @@ use crate::{
         movement::{
             check_advance, check_restriction, check_unit_placement, find_unit_placement, resolve_charge, ChargeStop,
         },
-        rolls::{fall_damage, is_fall, FallSpec},
-        table::{has_line_of_sight, surface_height, within, Circle, Point},
+        rolls::{fall_damage, is_fall, ContactedModel, FallSpec},
+        table::{edge_distance, has_line_of_sight, surface_height, within, Circle, Point, EPSILON},
     },
     Context, RuleError,
 };
@@ -74,12 +74,12 @@ pub fn normal_movement(
     }
     check_required(state, activation, mover, movement)?;
     let mut events = match movement {
-        Movement::Forfeit => stationary(activation, model, |m| E::MovementForfeited {
+        Movement::Forfeit => stationary(state, activation, model, |m| E::MovementForfeited {
             model: m,
             combat_forfeited: false,
             rule: "seed 000 \"Forfeiting Normal Movement or Combat Actions\"".into(),
         }),
-        Movement::Aim => stationary(activation, model, |m| E::Aimed { model: m }),
+        Movement::Aim => stationary(state, activation, model, |m| E::Aimed { model: m }),
         Movement::FullAdvance { path } => vec![advance(state, mover, path, AdvanceKind::FullAdvance)?],
         Movement::Run { path } => run(state, mover, path)?,
         Movement::Charge { target, to } => vec![charge(state, activation, mover, target, *to)?],
@@ -88,7 +88,10 @@ pub fn normal_movement(
     events.extend(fell);
     let moved_someone =
         matches!(movement, Movement::FullAdvance { .. } | Movement::Run { .. } | Movement::Charge { .. });
-    if in_unit && moved_someone {
+    // A trooper killed by its own fall leaves nobody to place the others around: the player
+    // chooses another trooper to move (seed 000 "Unit Movement").
+    let mover_fell_dead = events.iter().any(|e| matches!(e, E::ModelDestroyed { model: dead, .. } if dead == model));
+    if in_unit && moved_someone && !mover_fell_dead {
         if let Some(placement) = placement {
             let mut s = state.clone();
             for event in &events {
@@ -111,11 +114,13 @@ pub fn normal_movement(
 }
 
 /// Aim and forfeit apply to every model of the activation.
-fn stationary(activation: &Activation, model: &str, make: impl Fn(String) -> E) -> Vec<E> {
+fn stationary(state: &WarmachineState, activation: &Activation, model: &str, make: impl Fn(String) -> E) -> Vec<E> {
     if activation.id == model {
         return vec![make(model.to_string())];
     }
-    activation.models.keys().map(|id| make(id.clone())).collect()
+    // Troopers destroyed earlier in the activation neither aim nor forfeit anything.
+    let in_play = |id: &String| state.model(id).is_some_and(ModelState::in_play);
+    activation.models.keys().filter(|id| in_play(id)).map(|id| make(id.clone())).collect()
 }
 
 fn ends_activation(events: &[E]) -> bool {
@@ -505,28 +510,49 @@ fn fall_after(
     if !is_fall(drop_inches) {
         return Ok(Vec::new());
     }
+    // "If a falling model contacts a model with an equal or smaller base, the contacted model
+    // becomes knocked down and suffers the same damage roll" (seed 000 "Falling"): the models
+    // its base touches where it lands.
+    let landed = Circle { centre: end, radius: mover.circle().radius };
+    let contacted: Vec<ContactedModel> = state
+        .models
+        .values()
+        .filter(|m| m.in_play() && m.id() != mover.id() && edge_distance(&landed, &m.circle()) <= EPSILON)
+        .map(|m| ContactedModel {
+            model: m.spec.id.clone(),
+            base_mm: u32::from(m.spec.profile.base.mm()),
+            arm: u32::from(m.spec.profile.stats.arm),
+        })
+        .collect();
     let spec = FallSpec {
         model: mover.spec.id.clone(),
         drop_inches,
         arm: u32::from(mover.spec.profile.stats.arm),
         base_mm: u32::from(mover.spec.profile.base.mm()),
         options: Default::default(),
-        contacted: Vec::new(),
+        contacted,
     };
     let Some(fell) = fall_damage(&mut ctx.dice, &spec)? else { return Ok(Vec::new()) };
     let mut working = state.clone();
     for event in events {
         working.apply(event);
     }
-    let dealt = damage_dealt(&working, &mut ctx.dice, mover.id(), "fall", fell.falling.damage)?;
+    // All damage from the fall is simultaneous: every roll is made, then applied together.
+    let mut damage = vec![damage_dealt(&working, &mut ctx.dice, mover.id(), "fall", fell.falling.damage)?];
+    let mut knocked_down = vec![mover.spec.id.clone()];
+    for hit in fell.contacted {
+        knocked_down.push(hit.model.clone());
+        damage.push(damage_dealt(&working, &mut ctx.dice, &hit.model, "fall", hit.damage)?);
+    }
     let mut out = Vec::new();
     let event = E::Fell {
         model: mover.spec.id.clone(),
         drop_inches,
-        damage: vec![dealt.clone()],
+        knocked_down,
+        damage: damage.clone(),
         next_word: ctx.dice.next_word(),
     };
     emit(&mut working, &mut out, event);
-    after_damage(&mut working, &mut out, &[dealt], "a fall");
+    after_damage(&mut working, &mut out, &damage, "a fall");
     Ok(out)
 }
