@@ -398,7 +398,7 @@ fn a_model_activates_once_per_turn_seed_000_activation_phase() {
     battle.refused(activate("red-caster"), "warmachine.activation_open", "Activation Phase");
     battle.play(end_activation());
     battle.refused(activate("red-solo"), "warmachine.already_activated", "Activation Phase");
-    battle.refused(activate("blue-solo"), "warmachine.not_your_turn", "Activation Phase");
+    battle.refused(activate("blue-solo"), "warmachine.not_your_unit", "Activation Phase");
     battle.finish_turn();
     battle.pass_turn();
     battle.play(start_turn());

@@ -48,7 +48,7 @@ pub fn activate(state: &WarmachineState, id: &str, ctx: &Context) -> Result<Vec<
         return Err(refuse("unknown_activation", format!("there is no model or unit {id}"), SERVICE_RULES));
     }
     if members.iter().any(|m| m.spec.player != player) {
-        return Err(refuse("not_your_turn", format!("{id} is not {player}'s, whose turn it is"), ACTIVATION));
+        return Err(refuse("not_your_unit", format!("{id} is not {player}'s, whose turn it is"), ACTIVATION));
     }
     if state.activated.contains(id) {
         return Err(refuse("already_activated", format!("{id} has already activated this turn"), ACTIVATION));

@@ -144,7 +144,7 @@ pub fn attack(state: &WarmachineState, request: &AttackRequest<'_>, ctx: &mut Co
             attacker.spec.profile.stats.rat
         }),
         target_def: u32::from(target.spec.profile.stats.def),
-        weapon_rng: weapon_rng_for_roll(weapon) + attacker.weapon_modifiers(&weapon.name).0,
+        weapon_rng: weapon_rng_for_roll(weapon, attacker.weapon_modifiers(&weapon.name).0),
         aiming: doing.aiming,
         engaged: state.engaged(attacker),
     };
@@ -244,7 +244,10 @@ fn check_charge(
         ));
     }
     let still_attackable = state.model(charged).is_some_and(|m| {
-        m.in_play() && sees(state, attacker, m) && within(&attacker.circle(), &m.circle(), melee_range_of(weapon))
+        // Attackable with any of its melee weapons: picking a shorter weapon does not excuse
+        // the first attack from going to the charged model.
+        let reach = attacker.melee_range().unwrap_or_else(|| melee_range_of(weapon));
+        m.in_play() && sees(state, attacker, m) && within(&attacker.circle(), &m.circle(), reach)
     });
     if still_attackable && target.id() != charged {
         return Err(refuse(
@@ -269,10 +272,12 @@ fn melee_range_of(weapon: &Weapon) -> f64 {
 }
 
 /// RNG as the attack roll sees it: a weapon reduced to 0 cannot attack.
-fn weapon_rng_for_roll(weapon: &Weapon) -> f64 {
+/// RNG modifiers apply to numeric ranges; a CTRL or `*` range is the control range's or the
+/// special rule's, so it is not reduced here (docs/rulesets/warmachine.md).
+fn weapon_rng_for_roll(weapon: &Weapon, modifier: f64) -> f64 {
     match (weapon.kind, weapon.rng) {
-        (WeaponKind::Melee, _) => melee_range_of(weapon),
-        (_, WeaponRange::Inches(inches) | WeaponRange::Spray(inches)) => inches,
+        (WeaponKind::Melee, _) => melee_range_of(weapon) + modifier,
+        (_, WeaponRange::Inches(inches) | WeaponRange::Spray(inches)) => inches + modifier,
         (_, WeaponRange::Control | WeaponRange::Special) => 1.0,
     }
 }

@@ -328,7 +328,10 @@ fn charge(
         return Err(refuse("charge_combat_forfeited", "a model that forfeits its combat action cannot charge", CHARGE));
     }
     let charged = model_in_play(state, target)?;
-    if charged.id() == mover.id() || !state.enemies(mover, charged) {
+    if charged.id() == mover.id() {
+        return Err(refuse("charge_self", "a model cannot charge itself", CHARGE));
+    }
+    if !state.enemies(mover, charged) {
         return Err(refuse("charge_friendly", format!("{target} is a friendly model and cannot be charged"), CHARGE));
     }
     if !sees(state, mover, charged) {
@@ -426,7 +429,7 @@ fn place(state: &WarmachineState, placement: &UnitPlacement) -> Result<Vec<E>, R
         if let Some(spot) = find_unit_placement(&state.table, &moved.circle(), radius, &occupied) {
             return Err(refuse(
                 "trooper_can_be_placed",
-                format!("{id} can be placed (for example at {:.2}, {:.2}), so it is not destroyed", spot.x, spot.y),
+                format!("{id} can be placed (for example at {:.4}, {:.4}), so it is not destroyed", spot.x, spot.y),
                 UNIT,
             ));
         }

@@ -278,7 +278,14 @@ fn control(
                     &rule,
                 )
             })?;
-        if !jack.functional_cortex() || jack.inert {
+        if jack.inert {
+            return Err(refuse(
+                "allocate_inert",
+                format!("{} is inert: its warcaster was incapacitated", jack.spec.id),
+                "seed 000 \"Warjacks\"",
+            ));
+        }
+        if !jack.functional_cortex() {
             return Err(refuse(
                 "allocate_crippled_cortex",
                 format!("{} has a crippled cortex (or none) and cannot have focus", jack.spec.id),
