@@ -368,3 +368,18 @@ fn slam_spec(displacement: Displacement, contacts: Vec<Contact>) -> SlamSpec {
         contacts,
     }
 }
+
+#[test]
+fn a_ranged_attack_with_an_additional_die_rolls_3d6_plus_rat_seed_000_additional_dice_and_boosted_rolls() {
+    // The seed's own example: "when a model makes a ranged attack roll, it generally rolls 2d6
+    // and adds its RAT stat. If the model gains an additional die on this attack, it would roll
+    // 3d6 and add its RAT stat."
+    let plain = attack_roll(&mut tape(), &spec(AttackKind::Ranged, 5, 12), &RollOptions::default()).expect("rolls");
+    assert_eq!(plain.roll.draws.len(), 2);
+    assert_eq!(plain.total, drawn(&plain.roll).iter().map(|v| i64::from(*v)).sum::<i64>() + 5);
+    let options = RollOptions::default().with_additional_die("Sure Shot");
+    let extra = attack_roll(&mut tape(), &spec(AttackKind::Ranged, 5, 12), &options).expect("rolls");
+    assert_eq!(extra.roll.draws.len(), 3);
+    assert_eq!(extra.total, drawn(&extra.roll).iter().map(|v| i64::from(*v)).sum::<i64>() + 5);
+    assert!(!extra.roll.options.boosted, "an additional die is not a boost");
+}
