@@ -15,6 +15,7 @@ use crate::{
     warmachine::{
         model::{DamageCapacity, DamageGrid, MovementRestriction, System, WeaponKind},
         movement::DEFAULT_MELEE_RANGE,
+        rolls::{ContactedModel, FallSpec},
         table::{surface_height, within, Circle, Point, Position, Table},
     },
     DiceCursor,
@@ -154,6 +155,21 @@ impl ModelState {
             }
             _ => (rng, pow),
         })
+    }
+
+    /// This model as another model's fall or slam contacts it (its base and ARM).
+    pub fn as_contacted(&self) -> ContactedModel {
+        ContactedModel {
+            model: self.spec.id.clone(),
+            base_mm: u32::from(self.spec.profile.base.mm()),
+            arm: u32::from(self.spec.profile.stats.arm),
+        }
+    }
+
+    /// This model falling `drop_inches` onto `contacted` (seed 000 "Falling").
+    pub fn fall(&self, drop_inches: f64, contacted: Vec<ContactedModel>) -> FallSpec {
+        let ContactedModel { model, base_mm, arm } = self.as_contacted();
+        FallSpec { model, drop_inches, arm, base_mm, options: Default::default(), contacted }
     }
 
     /// Damage boxes left.

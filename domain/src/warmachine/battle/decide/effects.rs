@@ -15,7 +15,7 @@ use crate::{
         },
         displacement::{displace as move_model, least_disturbance, Body, DisplacementKind, DisplacementSpec, Stop},
         model::{Mechanic, TriggerCondition},
-        rolls::{fall_damage, slam_damage, Displacement, FallSpec, SlamSpec},
+        rolls::{fall_damage, slam_damage, Displacement, SlamSpec},
         table::{surface_height, Point},
     },
     Context, RuleError,
@@ -217,15 +217,7 @@ pub fn displace(
         }
     }
     if let Some(drop) = outcome.fall_inches {
-        let contacted = outcome.landed_on.clone();
-        let fall = FallSpec {
-            model: request.model.to_string(),
-            drop_inches: drop,
-            arm: u32::from(moved.spec.profile.stats.arm),
-            base_mm: u32::from(moved.spec.profile.base.mm()),
-            options: RollOptions::default(),
-            contacted,
-        };
+        let fall = moved.fall(drop, outcome.landed_on.clone());
         if let Some(fell) = fall_damage(&mut ctx.dice, &fall)? {
             if !knocked_down.contains(&request.model.to_string()) {
                 knocked_down.push(request.model.to_string());

@@ -18,7 +18,7 @@ use crate::{
         movement::{
             check_advance, check_restriction, check_unit_placement, find_unit_placement, resolve_charge, ChargeStop,
         },
-        rolls::{fall_damage, is_fall, ContactedModel, FallSpec},
+        rolls::{fall_damage, is_fall},
         table::{edge_distance, has_line_of_sight, surface_height, within, Circle, Point, EPSILON},
     },
     Context, RuleError,
@@ -517,24 +517,13 @@ fn fall_after(
     // becomes knocked down and suffers the same damage roll" (seed 000 "Falling"): the models
     // its base touches where it lands.
     let landed = Circle { centre: end, radius: mover.circle().radius };
-    let contacted: Vec<ContactedModel> = state
+    let contacted = state
         .models
         .values()
         .filter(|m| m.in_play() && m.id() != mover.id() && edge_distance(&landed, &m.circle()) <= EPSILON)
-        .map(|m| ContactedModel {
-            model: m.spec.id.clone(),
-            base_mm: u32::from(m.spec.profile.base.mm()),
-            arm: u32::from(m.spec.profile.stats.arm),
-        })
+        .map(ModelState::as_contacted)
         .collect();
-    let spec = FallSpec {
-        model: mover.spec.id.clone(),
-        drop_inches,
-        arm: u32::from(mover.spec.profile.stats.arm),
-        base_mm: u32::from(mover.spec.profile.base.mm()),
-        options: Default::default(),
-        contacted,
-    };
+    let spec = mover.fall(drop_inches, contacted);
     let Some(fell) = fall_damage(&mut ctx.dice, &spec)? else { return Ok(Vec::new()) };
     let mut working = state.clone();
     for event in events {
