@@ -308,12 +308,12 @@ fn replay(criterion: &mut Criterion, quick: bool, summary: &mut Vec<String>) {
     let total_bytes: usize = bytes.iter().map(Vec::len).sum();
     assert_eq!(CoalitionCampaign::fold(events.iter()), round.state, "fold gives the played state");
     assert_eq!(fold_bytes(&bytes), round.state, "the JSON log folds to the played state");
-    let mut by_kind: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (event, json) in events.iter().zip(&bytes) {
         let entry = by_kind.entry(event.event_type()).or_default();
         *entry = (entry.0 + 1, entry.1 + json.len());
     }
-    let mut kinds: Vec<(&str, (usize, usize))> = by_kind.into_iter().collect();
+    let mut kinds: Vec<(String, (usize, usize))> = by_kind.into_iter().collect();
     kinds.sort_by_key(|(_, (_, size))| std::cmp::Reverse(*size));
     let kinds: Vec<String> = kinds
         .iter()

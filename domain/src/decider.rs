@@ -41,9 +41,20 @@ pub struct DiceCursor {
 }
 
 /// Stable, versioned names of events (`coalition.BattleResolved`).
-pub trait EventType {
-    /// The event's type name as stored in the log.
-    fn event_type(&self) -> &'static str;
+///
+/// The name is the payload's `type` tag, declared once per variant with `#[serde(rename)]`, and
+/// the envelope's `type` is taken from it: one name means one event in the log, the API and the
+/// OpenAPI document.
+pub trait EventType: Serialize {
+    /// The event's type name, as stored in the log.
+    fn event_type(&self) -> String {
+        event_type_of(&serde_json::to_value(self).unwrap_or_default())
+    }
+}
+
+/// The type name a serialized event payload is tagged with (empty when it has none).
+pub fn event_type_of(payload: &serde_json::Value) -> String {
+    payload.get("type").and_then(serde_json::Value::as_str).unwrap_or_default().to_string()
 }
 
 /// A ruleset: three pure functions and the metadata the log records with each event.

@@ -4,14 +4,23 @@
 //! needs from the outside world (who acts, when, which dice) arrives in a [`Context`]; what it
 //! decides leaves as events. See `ARCHITECTURE.md` for the invariants this crate keeps.
 #![deny(missing_docs)]
+// The `json!` schema examples of whole views (a battle with its figures) nest deeper than
+// the default limit of the macro that expands them.
+#![recursion_limit = "256"]
 
 pub mod actor;
 pub mod coalition;
 pub mod decider;
 pub mod dice;
 pub mod error;
+pub mod registry;
+pub mod ruleset;
+pub mod svg;
+pub mod viewer;
 pub mod warmachine;
 
 pub use actor::{Actor, Role};
-pub use decider::{Context, Decider, DiceCursor, EventType};
+pub use decider::{event_type_of, Context, Decider, DiceCursor, EventType};
 pub use error::RuleError;
+pub use ruleset::{AnyRuleset, AnyState, Ruleset, StreamKind};
+pub use viewer::Viewer;

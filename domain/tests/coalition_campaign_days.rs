@@ -185,7 +185,7 @@ fn an_army_that_counts_four_days_in_an_enemy_portal_and_holds_the_next_turn_dest
         }]
     );
     assert!(held.iter().any(|event| {
-        matches!(event, CampaignEvent::Days { event } if herald_domain::EventType::event_type(event) == "coalition.SiteDestroyed")
+        matches!(event, CampaignEvent::Days(event) if herald_domain::EventType::event_type(event) == "coalition.SiteDestroyed")
     }));
     assert!(round.state.map.sites[&sq(PORTAL_2)].destroyed);
     assert!(!round.state.map.sites[&sq(PORTAL)].destroyed);

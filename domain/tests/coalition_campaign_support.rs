@@ -379,7 +379,7 @@ pub fn days(events: &[CampaignEvent]) -> Vec<DaysEvent> {
     events
         .iter()
         .filter_map(|event| match event {
-            CampaignEvent::Days { event } => Some(event.clone()),
+            CampaignEvent::Days(event) => Some(event.clone()),
             _ => None,
         })
         .collect()

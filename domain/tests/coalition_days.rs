@@ -187,7 +187,7 @@ fn days_events_serialize_with_a_type_tag_and_the_seed_square_format() {
     let json = serde_json::to_value(&event).expect("serializes");
     assert_eq!(
         json,
-        serde_json::json!({"type": "day_counted", "army": "Rag", "square": "14H", "site": {"kind": "portal"}, "days": 2})
+        serde_json::json!({"type": "coalition.DayCounted", "army": "Rag", "square": "14H", "site": {"kind": "portal"}, "days": 2})
     );
     let back: DaysEvent = serde_json::from_value(json).expect("deserializes");
     assert_eq!(back, event);

@@ -593,7 +593,7 @@ pub fn find<'a>(events: &'a [WarmachineEvent], kind: &str) -> &'a WarmachineEven
 }
 
 /// The type names of `events`, in order.
-pub fn types(events: &[WarmachineEvent]) -> Vec<&'static str> {
+pub fn types(events: &[WarmachineEvent]) -> Vec<String> {
     events.iter().map(EventType::event_type).collect()
 }
 

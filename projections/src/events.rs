@@ -5,19 +5,18 @@ use herald_store::RecordedEvent;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::{
-    catalog::{is_warmachine_rules, Current},
-    redact::{redact_battle_event, redact_campaign_event, Viewer},
-};
+use herald_domain::{registry, Viewer};
+
+use crate::catalog::Entry;
 
 /// An event envelope (DESIGN.md "The event log"), as served.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "id": "01936f3e-8f5a-7cc2-9a51-3f4f0c1e9b10", "stream": "battle-01936f3e-8f4d-7a31-8a9b-0c64d1f3a001",
-    "version": 2, "position": 17, "type": "coalition.StrategySubmitted", "schema": 1,
+    "version": 2, "position": 17, "type": "coalition.StrategySubmitted", "schema": 2,
     "recorded_at": "2026-11-21T10:00:00Z", "actor": "token:alice", "command_id": "c-42",
     "correlation_id": "req-7", "causation_id": "c-42", "rules": "coalition-battle@1",
-    "data": {"type": "strategy_submitted", "side": "a", "strategy": "hidden", "by": "token:alice", "at": "2026-11-21T10:00:00Z"}
+    "data": {"type": "coalition.StrategySubmitted", "side": "a", "strategy": "hidden", "by": "token:alice", "at": "2026-11-21T10:00:00Z"}
 }))]
 pub struct EventView {
     /// Event id (UUIDv7).
@@ -45,30 +44,32 @@ pub struct EventView {
     pub causation_id: Option<String>,
     /// Ruleset and rules version.
     pub rules: String,
-    /// The payload, with fields hidden from this reader replaced by `"hidden"`.
+    /// The payload, tagged by its `type` (the same as the envelope's), with fields hidden from
+    /// this reader replaced by `"hidden"`.
     #[schema(value_type = Object)]
     pub data: serde_json::Value,
 }
 
 impl EventView {
-    /// The event as `viewer` may see it, given the current state of its stream.
+    /// The event as `viewer` may see it, given the current state of its stream (`None` when the
+    /// catalog holds none).
     ///
-    /// Which redaction applies is decided by the event's own `rules` first: a warmachine event
-    /// hides nothing (see [`crate::redact`]), whatever the catalog holds for its stream, while a
-    /// coalition event on a `battle-` stream without a coalition read model (not folded yet) is
-    /// redacted as for a battle that has not ended, so an unexpected state never leaks a sealed
-    /// strategy.
-    pub fn new(event: &RecordedEvent, current: &Current, viewer: &Viewer) -> Self {
-        let mut data = event.data.clone();
-        match current {
-            _ if is_warmachine_rules(&event.rules) => {}
-            Current::Battle(battle) => redact_battle_event(&mut data, battle, viewer),
-            Current::Campaign(campaign) => redact_campaign_event(&mut data, campaign, viewer),
-            Current::Warmachine(_) | Current::Unknown if event.stream.starts_with("battle-") => {
-                redact_battle_event(&mut data, &Default::default(), viewer)
+    /// The event's own `rules` pick the redaction, whatever the catalog holds for its stream:
+    /// payloads of older schemas are upcast first, then the ruleset hides what `viewer` may not
+    /// see. A ruleset's event on a stream the catalog has not folded yet is redacted as for a
+    /// stream that has just begun, so an unexpected state never leaks a sealed strategy.
+    pub fn new(event: &RecordedEvent, current: Option<&Entry>, viewer: &Viewer) -> Self {
+        let data = match registry::by_rules(&event.rules) {
+            Some(ruleset) => {
+                let mut data = ruleset.upcast(&event.event_type, event.schema, &event.data);
+                match current.filter(|entry| entry.ruleset.rules() == ruleset.rules()) {
+                    Some(entry) => ruleset.redact_event(&mut data, entry.state.as_ref(), viewer),
+                    None => ruleset.redact_event(&mut data, ruleset.new_state().as_ref(), viewer),
+                }
+                data
             }
-            Current::Warmachine(_) | Current::Unknown => {}
-        }
+            None => event.data.clone(),
+        };
         Self {
             id: event.id,
             stream: event.stream.clone(),

@@ -272,11 +272,18 @@ impl Battle {
 }
 
 /// The stored envelope of `event` as the application writes it.
+/// An envelope of payload schema 1: the payload tagged by its variant's own name
+/// (`entropy_contributed`), as events were written before schema 2; read models upcast it.
 pub fn new_event(event_type: &str, rules: &str, data: serde_json::Value) -> NewEvent {
+    NewEvent { schema: 1, ..current_event(event_type, rules, data) }
+}
+
+/// An envelope of the current payload schema.
+pub fn current_event(event_type: &str, rules: &str, data: serde_json::Value) -> NewEvent {
     NewEvent {
         id: uuid::Uuid::now_v7(),
         event_type: event_type.into(),
-        schema: 1,
+        schema: herald_domain::ruleset::EVENT_SCHEMA,
         recorded_at: Utc::now(),
         actor: "test".into(),
         command_id: None,
@@ -289,7 +296,7 @@ pub fn new_event(event_type: &str, rules: &str, data: serde_json::Value) -> NewE
 
 /// The envelope of a warmachine event.
 pub fn warmachine_event(event: &WarmachineEvent) -> NewEvent {
-    new_event(event.event_type(), Warmachine::RULES, serde_json::to_value(event).expect("events serialize"))
+    current_event(&event.event_type(), Warmachine::RULES, serde_json::to_value(event).expect("events serialize"))
 }
 
 /// Append `events` to `stream` in one append.

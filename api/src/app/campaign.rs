@@ -10,6 +10,7 @@ use herald_domain::coalition::{
     campaign::{BattleResult, BattleSideResult, CampaignCommand, CampaignEvent, CampaignState, CoalitionCampaign},
     movement::Attack,
 };
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use super::{CommandMeta, CommandOutcome, Service};
@@ -35,10 +36,7 @@ pub fn adjudicate(
     settled: Vec<BattleResult>,
     meta: CommandMeta,
 ) -> Result<CommandOutcome, ApiError> {
-    let state = service
-        .load::<CoalitionCampaign>(stream, None)?
-        .map(|(state, _)| state)
-        .ok_or_else(|| ApiError::NotFound(format!("no campaign {stream}")))?;
+    let state = campaign_state(service, stream)?;
     if let Some(result) = settled.iter().find(|r| state.battles.get(&r.battle).is_some_and(|link| link.automatic)) {
         return Err(ApiError::Rule(herald_domain::RuleError::new(
             "coalition.campaign.battle_has_stream",
@@ -48,24 +46,30 @@ pub fn adjudicate(
     }
     let mut battle_results = battle_results(service, &state)?;
     battle_results.extend(settled);
-    let outcome = service.execute::<CoalitionCampaign>(
-        stream,
-        CampaignCommand::AdjudicateTurn { battle_results },
-        meta.clone(),
-    )?;
+    let command = CampaignCommand::AdjudicateTurn { battle_results };
+    let outcome = service.execute_as::<CoalitionCampaign>(stream, &command, meta.clone())?;
     if !outcome.replayed {
         open_battles(service, stream, &outcome, &meta)?;
     }
     Ok(outcome)
 }
 
+/// The campaign's current state, from the read models.
+fn campaign_state(service: &Service, stream: &str) -> Result<CampaignState, ApiError> {
+    service
+        .catalog()
+        .entry(stream)
+        .and_then(|entry| entry.state_as::<CampaignState>().cloned())
+        .ok_or_else(|| ApiError::NotFound(format!("no campaign {stream}")))
+}
+
 /// Results of every announced battle whose stream has ended.
 fn battle_results(service: &Service, state: &CampaignState) -> Result<Vec<BattleResult>, ApiError> {
     let mut results = Vec::new();
     for (battle, _) in state.battles.iter().filter(|(_, link)| link.automatic && !link.applied) {
-        let Some((battle_state, _)) = service.load::<CoalitionBattle>(battle, None)? else { continue };
-        if battle_state.ended() {
-            results.push(result_of(battle, &battle_state));
+        let Some(entry) = service.catalog().entry(battle) else { continue };
+        if let Some(battle_state) = entry.state_as::<BattleState>().filter(|state| state.ended()) {
+            results.push(result_of(battle, battle_state));
         }
     }
     Ok(results)
@@ -91,13 +95,13 @@ fn result_of(battle: &str, state: &BattleState) -> BattleResult {
 
 /// Open a battle stream for every two-army battle the adjudication announced.
 fn open_battles(service: &Service, stream: &str, outcome: &CommandOutcome, meta: &CommandMeta) -> Result<(), ApiError> {
-    let Some((state, _)) = service.load::<CoalitionCampaign>(stream, None)? else { return Ok(()) };
+    let state = campaign_state(service, stream)?;
     let root = service
         .sealed_seed(stream)?
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
     for event in &outcome.events {
         let Ok(CampaignEvent::BattleAnnounced { battle, square, sides, attack, automatic: true, .. }) =
-            serde_json::from_value::<CampaignEvent>(event.data.clone())
+            CampaignEvent::deserialize(&event.data)
         else {
             continue;
         };
@@ -132,7 +136,7 @@ fn open_battles(service: &Service, stream: &str, outcome: &CommandOutcome, meta:
             expected_version: None,
             ..meta.clone()
         };
-        service.execute::<CoalitionBattle>(&battle, create, open)?;
+        service.execute_as::<CoalitionBattle>(&battle, &create, open)?;
     }
     Ok(())
 }

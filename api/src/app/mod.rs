@@ -1,9 +1,10 @@
-//! The application service: how a command becomes events.
+//! The application service: how a command becomes events, for any registered ruleset.
 //!
-//! Load the stream, fold it, position the dice tape where the stream's last draw ended, decide,
-//! append with the expected version (retrying on a concurrent append when the client did not
-//! pin a version with `If-Match`), store the command with its events, catch the projections up,
-//! and apply the service's own policies (reveal the seed when a battle ends).
+//! Take the stream's folded state from the read models (never a replay of the stream), position
+//! the dice tape where the stream's last draw ended, decide, append with the expected version
+//! (retrying on a concurrent append when the client did not pin a version with `If-Match`),
+//! store the command with its events, catch the read models up, and apply the service's own
+//! policies (reveal the seed when a battle ends).
 
 pub mod campaign;
 pub mod verify;
@@ -13,9 +14,11 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use herald_domain::{
     dice::{seed, DiceTape},
-    Actor, Context, Decider, EventType,
+    event_type_of, registry,
+    ruleset::{Refusal, Ruleset, EVENT_SCHEMA},
+    Actor, AnyRuleset, AnyState, Context,
 };
-use herald_projections::Catalog;
+use herald_projections::{Catalog, Entry};
 use herald_store::{AppendRequest, Direction, EventStore, ExpectedVersion, NewEvent, RecordedEvent, StoreError};
 use serde::{Deserialize, Serialize};
 
@@ -65,6 +68,27 @@ pub struct CommandOutcome {
     pub replayed: bool,
 }
 
+/// A stream's state folded to a version.
+#[derive(Debug, Clone)]
+pub struct Folded {
+    /// The state.
+    pub state: Arc<dyn AnyState>,
+    /// The version of the last event folded.
+    pub version: u64,
+}
+
+/// A stream's state as of a version, with its read-model entry (the latest state, which decides
+/// what is public now, and the stream's ruleset).
+#[derive(Debug, Clone)]
+pub struct AtVersion {
+    /// The read models' entry: ruleset, latest state and version.
+    pub current: Entry,
+    /// The state as of the version asked for.
+    pub state: Arc<dyn AnyState>,
+    /// That version.
+    pub version: u64,
+}
+
 /// Lock stripes that serialize decisions on one stream within this process.
 const STREAM_LOCKS: usize = 64;
 
@@ -79,6 +103,40 @@ pub struct Service {
 
 fn seed_key(stream: &str) -> String {
     format!("seed:{stream}")
+}
+
+/// The registered ruleset `R` (every ruleset the service names by type is registered).
+pub fn ruleset<R: Ruleset>() -> Result<&'static dyn AnyRuleset, ApiError> {
+    registry::find(R::KIND, R::ID)
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the {} ruleset is not registered", R::ID)))
+}
+
+/// Turn a command value into JSON for the erased ruleset face.
+pub fn command_value(command: &impl Serialize) -> Result<serde_json::Value, ApiError> {
+    serde_json::to_value(command).map_err(ApiError::internal)
+}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::Malformed(detail) => Self::Malformed(detail),
+            Refusal::Rule(rule) => rule.into(),
+        }
+    }
+}
+
+/// A request for one ruleset's action sent to a stream of another.
+pub fn wrong_ruleset(stream: &str, held: &dyn AnyRuleset, asked: &dyn AnyRuleset) -> ApiError {
+    ApiError::Rule(herald_domain::RuleError::new(
+        "battle.wrong_ruleset",
+        format!(
+            "{} is a {} stream; this request is for {} (see docs/API.md)",
+            stream.split_once('-').map_or(stream, |(_, id)| id),
+            held.id(),
+            asked.id()
+        ),
+        "herald: docs/API.md",
+    ))
 }
 
 impl Service {
@@ -119,27 +177,28 @@ impl Service {
         Ok(self.store.get_secret(&seed_key(stream))?.and_then(|bytes| bytes.try_into().ok()))
     }
 
-    /// Fold `stream` up to and including `at` (or to its end), streaming: no page of events is
-    /// kept in memory (docs/PERFORMANCE.md (d)).
-    pub fn load<D: Decider>(&self, stream: &str, at: Option<u64>) -> Result<Option<(D::State, u64)>, ApiError> {
+    /// Fold `stream` with `ruleset` up to and including version `at` (or to its end), reading the
+    /// log (the read models hold only the latest state). Streaming: no page of events is kept.
+    pub fn load(&self, ruleset: &dyn AnyRuleset, stream: &str, at: Option<u64>) -> Result<Option<Folded>, ApiError> {
         use std::ops::ControlFlow;
-        let mut state = D::State::default();
+        let mut state = ruleset.new_state();
         let mut last = None;
         let mut failure = None;
         self.store.replay_stream(stream, 0, &mut |event| {
             if at.is_some_and(|at| event.version > at) {
                 return ControlFlow::Break(());
             }
-            let (version, position) = (event.version, event.position);
-            match serde_json::from_value::<D::Event>(event.data) {
-                Ok(decoded) => {
-                    D::evolve(&mut state, &decoded);
-                    last = Some(version);
+            let Some(folding) = Arc::get_mut(&mut state) else { return ControlFlow::Break(()) };
+            match ruleset.evolve(folding, &event.event_type, event.schema, &event.data) {
+                Ok(()) => {
+                    last = Some(event.version);
                     ControlFlow::Continue(())
                 }
                 Err(error) => {
-                    failure =
-                        Some(format!("event {version} of {stream} (position {position}) does not decode: {error}"));
+                    failure = Some(format!(
+                        "event {} of {stream} (position {}) does not decode: {error}",
+                        event.version, event.position
+                    ));
                     ControlFlow::Break(())
                 }
             }
@@ -147,14 +206,38 @@ impl Service {
         if let Some(failure) = failure {
             return Err(ApiError::internal(anyhow::anyhow!(failure)));
         }
-        Ok(last.map(|version| (state, version)))
+        Ok(last.map(|version| Folded { state, version }))
     }
 
-    /// Run `command` against `stream`. Blocking: call from a blocking thread.
-    pub fn execute<D: Decider>(
+    /// The current state of `stream` (from the read models) or, with `at`, its state as of that
+    /// version (folded from the log). `None` when there is no such stream; a version past the end
+    /// is a 404 naming the stream's version.
+    pub fn state_at(&self, stream: &str, at: Option<u64>) -> Result<Option<AtVersion>, ApiError> {
+        let Some(current) = self.catalog.entry(stream) else { return Ok(None) };
+        match at {
+            None => {
+                let (state, version) = (current.state.clone(), current.version);
+                Ok(Some(AtVersion { current, state, version }))
+            }
+            Some(at) if at > current.version => {
+                Err(ApiError::NotFound(format!("{stream} has no version {at}; it is at {}", current.version)))
+            }
+            Some(at) => {
+                let Folded { state, version } = self
+                    .load(current.ruleset, stream, Some(at))?
+                    .ok_or_else(|| ApiError::NotFound(format!("{stream} has no version {at}")))?;
+                Ok(Some(AtVersion { current, state, version }))
+            }
+        }
+    }
+
+    /// Run `command` (the ruleset's command as JSON) against `stream`. Blocking: call from a
+    /// blocking thread.
+    pub fn execute(
         &self,
+        ruleset: &'static dyn AnyRuleset,
         stream: &str,
-        command: D::Command,
+        command: serde_json::Value,
         meta: CommandMeta,
     ) -> Result<CommandOutcome, ApiError> {
         let command_id = match &meta.idempotency_key {
@@ -169,22 +252,27 @@ impl Service {
                 return Ok(outcome);
             }
             let mut attempt = 0;
-            loop {
+            let outcome = loop {
                 attempt += 1;
-                match self.decide_and_append::<D>(stream, &command, &meta, &command_id) {
+                match self.decide_and_append(ruleset, stream, &command, &meta, &command_id) {
                     Err(ApiError::Conflict(_)) if meta.expected_version.is_none() && attempt < CONFLICT_RETRIES => {
-                        continue
+                        // Another writer (another process, or a command the read models have not
+                        // seen yet) moved the stream on: fold what it appended and decide again.
+                        self.catalog.catch_up(self.store.as_ref())?;
                     }
                     other => break other?,
                 }
-            }
+            };
+            // Caught up before the stream is released, so the next command on it decides on
+            // this one's result.
+            self.catalog.catch_up(self.store.as_ref())?;
+            outcome
         };
-        self.catalog.catch_up(self.store.as_ref())?;
         let mut outcome = outcome;
         if !outcome.replayed {
             // What the service appends on its own in consequence (the seed reveal when a battle
             // ends) is part of this request's answer, so the caller's version stays current.
-            if let Some(follow_up) = self.apply_policies::<D>(stream, &meta, &command_id)? {
+            if let Some(follow_up) = self.apply_policies(ruleset, stream, &meta, &command_id)? {
                 outcome.version = follow_up.version;
                 outcome.events.extend(follow_up.events);
             }
@@ -192,15 +280,22 @@ impl Service {
         Ok(outcome)
     }
 
-    /// The outcome of an earlier `create_battle` by `actor` under `idempotency_key`, if any: a
-    /// retried creation must answer with the battle it opened, not seal a seed for a new one.
+    /// Run ruleset `R`'s typed `command` against `stream` (the service's own callers and tests).
+    pub fn execute_as<R: Ruleset>(
+        &self,
+        stream: &str,
+        command: &R::Command,
+        meta: CommandMeta,
+    ) -> Result<CommandOutcome, ApiError> {
+        self.execute(ruleset::<R>()?, stream, command_value(command)?, meta)
+    }
+
+    /// The outcome of an earlier creation by `actor` under `idempotency_key`, if any: a retried
+    /// creation must answer with the stream it opened, not seal a seed for a new one.
     pub fn replayed_creation(&self, actor: &Actor, idempotency_key: &str) -> Result<Option<CommandOutcome>, ApiError> {
         let command_id = format!("idem:{}:{idempotency_key}", actor.id);
         let Some(stored) = self.store.stored_command(&command_id)? else { return Ok(None) };
-        let created = stored.first_version == 0
-            && stored.command.as_ref().and_then(|record| record.pointer("/command/type")).and_then(|t| t.as_str())
-                == Some("create_battle");
-        if !created {
+        if stored.first_version != 0 {
             return Err(ApiError::Conflict(format!(
                 "this Idempotency-Key was already used for a request to {}",
                 stored.stream
@@ -219,11 +314,10 @@ impl Service {
 
     /// A retry must repeat its request: an `Idempotency-Key` already used for a different command
     /// is refused (409), so a client never takes the answer to one action for another.
-    fn check_same_request<C: Serialize>(&self, command_id: &str, command: &C) -> Result<(), ApiError> {
+    fn check_same_request(&self, command_id: &str, requested: &serde_json::Value) -> Result<(), ApiError> {
         let Some(stored) = self.store.stored_command(command_id)? else { return Ok(()) };
-        let requested = serde_json::to_value(command).map_err(ApiError::internal)?;
         match stored.command.as_ref().and_then(|record| record.get("command")) {
-            Some(earlier) if *earlier != requested => Err(ApiError::Conflict(
+            Some(earlier) if earlier != requested => Err(ApiError::Conflict(
                 "this Idempotency-Key was already used for a different request; use a new key for a new action".into(),
             )),
             _ => Ok(()),
@@ -252,18 +346,37 @@ impl Service {
         Ok(Some(outcome))
     }
 
-    fn decide_and_append<D: Decider>(
+    /// The state to decide on: the read models' (kept current by every append), or a new
+    /// stream's. A stream of another ruleset is refused before anything is decoded.
+    fn decision_state(
         &self,
+        ruleset: &'static dyn AnyRuleset,
         stream: &str,
-        command: &D::Command,
+    ) -> Result<(Arc<dyn AnyState>, Option<u64>), ApiError> {
+        match self.catalog.entry(stream) {
+            Some(entry) if entry.ruleset.rules() != ruleset.rules() => {
+                Err(wrong_ruleset(stream, entry.ruleset, ruleset))
+            }
+            Some(entry) => Ok((entry.state, Some(entry.version))),
+            None => Ok((ruleset.new_state(), None)),
+        }
+    }
+
+    fn decide_and_append(
+        &self,
+        ruleset: &'static dyn AnyRuleset,
+        stream: &str,
+        command: &serde_json::Value,
         meta: &CommandMeta,
         command_id: &str,
     ) -> Result<CommandOutcome, ApiError> {
-        let (state, version) = match self.load::<D>(stream, None)? {
-            Some((state, version)) => (state, Some(version)),
-            None => (D::State::default(), None),
-        };
+        let (mut state, mut version) = self.decision_state(ruleset, stream)?;
         if let Some(expected) = meta.expected_version {
+            if version != Some(expected) {
+                // The read models may not have seen another process's append yet.
+                self.catalog.catch_up(self.store.as_ref())?;
+                (state, version) = self.decision_state(ruleset, stream)?;
+            }
             if version != Some(expected) {
                 return Err(ApiError::PreconditionFailed(format!(
                     "If-Match expected version {expected}, but {stream} is at {}",
@@ -271,10 +384,10 @@ impl Service {
                 )));
             }
         }
-        let dice = self.tape::<D>(stream, &state)?;
+        let dice = self.tape(ruleset, stream, state.as_ref())?;
         let mut context =
             Context { stream: stream.to_string(), actor: meta.actor.clone(), recorded_at: meta.recorded_at, dice };
-        let events = D::decide(&state, command, &mut context)?;
+        let events = ruleset.decide(state.as_ref(), command, &mut context)?;
         if events.is_empty() {
             return Ok(CommandOutcome {
                 stream: stream.into(),
@@ -284,28 +397,26 @@ impl Service {
             });
         }
         let record = CommandRecord {
-            rules: D::RULES.to_string(),
+            rules: ruleset.rules().to_string(),
             actor: meta.actor.clone(),
             recorded_at: meta.recorded_at,
-            command: serde_json::to_value(command).map_err(ApiError::internal)?,
+            command: command.clone(),
         };
         let new_events = events
-            .iter()
-            .map(|event| {
-                Ok(NewEvent {
-                    id: uuid::Uuid::now_v7(),
-                    event_type: event.event_type().to_string(),
-                    schema: 1,
-                    recorded_at: meta.recorded_at,
-                    actor: meta.actor.id.clone(),
-                    command_id: Some(command_id.to_string()),
-                    correlation_id: meta.correlation_id.clone(),
-                    causation_id: Some(command_id.to_string()),
-                    rules: D::RULES.to_string(),
-                    data: serde_json::to_value(event).map_err(ApiError::internal)?,
-                })
+            .into_iter()
+            .map(|data| NewEvent {
+                id: uuid::Uuid::now_v7(),
+                event_type: event_type_of(&data),
+                schema: EVENT_SCHEMA,
+                recorded_at: meta.recorded_at,
+                actor: meta.actor.id.clone(),
+                command_id: Some(command_id.to_string()),
+                correlation_id: meta.correlation_id.clone(),
+                causation_id: Some(command_id.to_string()),
+                rules: ruleset.rules().to_string(),
+                data,
             })
-            .collect::<Result<Vec<_>, ApiError>>()?;
+            .collect();
         let request = AppendRequest {
             stream: stream.to_string(),
             expected: version.map_or(ExpectedVersion::NoStream, ExpectedVersion::Exact),
@@ -324,8 +435,8 @@ impl Service {
 
     /// The dice tape of `state`: the sealed seed, checked against the commitment, mixed with
     /// the stream name and the contributions, positioned at the next word.
-    fn tape<D: Decider>(&self, stream: &str, state: &D::State) -> Result<DiceTape, ApiError> {
-        let Some(cursor) = D::dice(state) else { return Ok(DiceTape::unavailable()) };
+    fn tape(&self, ruleset: &dyn AnyRuleset, stream: &str, state: &dyn AnyState) -> Result<DiceTape, ApiError> {
+        let Some(cursor) = ruleset.dice(state) else { return Ok(DiceTape::unavailable()) };
         let server_seed = self
             .sealed_seed(stream)?
             .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
@@ -339,23 +450,24 @@ impl Service {
 
     /// Rules the service applies on its own after an append: a battle that ended has its seed
     /// revealed (DESIGN.md "Dice that anyone can check").
-    fn apply_policies<D: Decider>(
+    fn apply_policies(
         &self,
+        ruleset: &'static dyn AnyRuleset,
         stream: &str,
         meta: &CommandMeta,
         command_id: &str,
     ) -> Result<Option<CommandOutcome>, ApiError> {
-        let Some((state, _)) = self.load::<D>(stream, None)? else { return Ok(None) };
-        let due = D::dice(&state).is_some_and(|cursor| cursor.reveal_due);
+        let Some(entry) = self.catalog.entry(stream) else { return Ok(None) };
+        let due = ruleset.dice(entry.state.as_ref()).is_some_and(|cursor| cursor.reveal_due);
         let Some(server_seed) = due.then(|| self.sealed_seed(stream)).transpose()?.flatten() else { return Ok(None) };
-        let Some(reveal) = D::reveal_seed(hex::encode(server_seed)) else { return Ok(None) };
+        let Some(reveal) = ruleset.reveal_seed(hex::encode(server_seed)) else { return Ok(None) };
         let policy = CommandMeta {
             actor: Actor::system(),
             idempotency_key: Some(policy_key(command_id)),
             expected_version: None,
             ..meta.clone()
         };
-        self.execute::<D>(stream, reveal, policy).map(Some)
+        self.execute(ruleset, stream, reveal, policy).map(Some)
     }
 }
 
@@ -382,12 +494,17 @@ pub fn read_stream_to(store: &dyn EventStore, stream: &str, at: Option<u64>) -> 
     Ok(events)
 }
 
-/// Decode stored payloads into a ruleset's events.
-pub fn decode_events<D: Decider>(events: &[RecordedEvent]) -> Result<Vec<D::Event>, ApiError> {
+/// Decode stored payloads into ruleset `R`'s own events (older payload schemas upcast).
+pub fn decode_events<R: Ruleset>(events: &[RecordedEvent]) -> Result<Vec<R::Event>, ApiError> {
     events
         .iter()
         .map(|event| {
-            serde_json::from_value(event.data.clone()).map_err(|error| {
+            let decoded = if event.schema < EVENT_SCHEMA {
+                serde::Deserialize::deserialize(&R::upcast(&event.event_type, event.schema, &event.data))
+            } else {
+                serde::Deserialize::deserialize(&event.data)
+            };
+            decoded.map_err(|error| {
                 ApiError::internal(anyhow::anyhow!(
                     "event {} of {} (position {}) does not decode: {error}",
                     event.version,

@@ -2,18 +2,20 @@
 //! revealed seed, and compare what it produces with what was stored (DESIGN.md "Dice that
 //! anyone can check").
 
+use std::sync::Arc;
+
 use herald_domain::{
-    coalition::{battle::CoalitionBattle, campaign::CoalitionCampaign},
     dice::{seed, DiceTape},
-    Context, Decider, EventType,
+    event_type_of, registry,
+    ruleset::Refusal,
+    AnyRuleset, AnyState, Context, StreamKind,
 };
-use herald_projections::StreamKind;
 use herald_store::{EventStore, RecordedEvent};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::{decode_events, read_stream_to, CommandRecord};
+use super::{read_stream_to, CommandRecord};
 use crate::problem::ApiError;
 
 /// The outcome of a verification.
@@ -98,28 +100,16 @@ impl From<herald_store::StoreError> for VerifyError {
 
 /// Verify `stream`. `may_use_sealed` lets a judge (or the operator's command line) verify with
 /// the sealed seed before it is revealed.
+///
+/// The ruleset is the one the stream's first event was recorded under; every stored command is
+/// run again against the state its stream had just before it, and what it produces is compared
+/// with what is stored, payload by payload (older payload schemas upcast first).
 pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool) -> Result<VerifyReport, VerifyError> {
-    match StreamKind::of(stream) {
-        StreamKind::Battle if is_warmachine(store, stream)? => {
-            verify::<herald_domain::warmachine::battle::Warmachine>(store, stream, may_use_sealed)
-        }
-        StreamKind::Battle => verify::<CoalitionBattle>(store, stream, may_use_sealed),
-        StreamKind::Campaign => verify::<CoalitionCampaign>(store, stream, may_use_sealed),
-        StreamKind::Other => Err(VerifyError::Unsupported(stream.to_string())),
-    }
-}
-
-/// Whether a battle stream holds a warmachine battle: its first event says which rules made it.
-fn is_warmachine(store: &dyn EventStore, stream: &str) -> Result<bool, VerifyError> {
-    let first = store.read_stream(stream, 0, herald_store::Direction::Forwards, 1)?;
-    Ok(first.first().is_some_and(|event| event.rules.starts_with("warmachine@")))
-}
-
-fn verify<D: Decider>(store: &dyn EventStore, stream: &str, may_use_sealed: bool) -> Result<VerifyReport, VerifyError> {
     let stored = read_stream_to(store, stream, None)?;
-    if stored.is_empty() {
-        return Err(VerifyError::NotFound(stream.to_string()));
-    }
+    let Some(first) = stored.first() else { return Err(VerifyError::NotFound(stream.to_string())) };
+    let ruleset = registry::by_rules(&first.rules)
+        .filter(|ruleset| StreamKind::of(stream) == Some(ruleset.kind()))
+        .ok_or_else(|| VerifyError::Unsupported(stream.to_string()))?;
     let mut report = VerifyReport {
         stream: stream.to_string(),
         verified: false,
@@ -127,19 +117,18 @@ fn verify<D: Decider>(store: &dyn EventStore, stream: &str, may_use_sealed: bool
         commands_checked: 0,
         events_checked: 0,
         seed: "none".into(),
-        rules: D::RULES.to_string(),
+        rules: ruleset.rules().to_string(),
         notes: Vec::new(),
         first_difference: None,
     };
-    let decoded = match decode_events::<D>(&stored) {
-        Ok(decoded) => decoded,
-        Err(error) => {
-            report.first_difference = Some(undecodable(&stored, &error));
+    let final_state = match fold(ruleset, &stored) {
+        Ok(state) => state,
+        Err(difference) => {
+            report.first_difference = Some(*difference);
             return Ok(report);
         }
     };
-    let final_state = D::fold(decoded.iter());
-    let server_seed = match D::dice(&final_state) {
+    let server_seed = match ruleset.dice(final_state.as_ref()) {
         None => None,
         Some(cursor) => {
             let (server_seed, source) = match cursor.revealed {
@@ -154,26 +143,36 @@ fn verify<D: Decider>(store: &dyn EventStore, stream: &str, may_use_sealed: bool
             if seed::commitment(&server_seed) != cursor.commitment {
                 report.first_difference = Some(Difference {
                     reason: "the seed does not hash to the commitment published in the first event".into(),
-                    ..difference_at(&stored[0])
+                    ..difference_at(first)
                 });
                 return Ok(report);
             }
             Some(server_seed)
         }
     };
-    let other_rules: Vec<&str> = stored.iter().map(|e| e.rules.as_str()).filter(|r| *r != D::RULES).collect();
-    if let Some(rules) = other_rules.first() {
-        report.notes.push(format!("some events were recorded under {rules}; verifying with {}", D::RULES));
+    if let Some(rules) = stored.iter().map(|e| e.rules.as_str()).find(|rules| *rules != ruleset.rules()) {
+        report.notes.push(format!("some events were recorded under {rules}; verifying with {}", ruleset.rules()));
     }
 
+    let mut state = ruleset.new_state();
     let mut start = 0;
     while start < stored.len() {
         let command_id = stored[start].command_id.clone();
         let end = stored[start..].iter().position(|e| e.command_id != command_id).map_or(stored.len(), |n| start + n);
         let group = &stored[start..end];
-        if let Some(difference) = check_group::<D>(store, stream, &decoded[..start], group, server_seed)? {
+        if let Some(difference) = check_group(store, ruleset, stream, state.as_ref(), group, server_seed)? {
             report.first_difference = Some(difference);
             return Ok(report);
+        }
+        for event in group {
+            let Some(folding) = Arc::get_mut(&mut state) else { break };
+            if let Err(reason) = ruleset.evolve(folding, &event.event_type, event.schema, &event.data) {
+                report.first_difference = Some(Difference {
+                    reason: format!("the stored event does not decode: {reason}"),
+                    ..difference_at(event)
+                });
+                return Ok(report);
+            }
         }
         report.commands_checked += 1;
         report.events_checked += group.len();
@@ -184,11 +183,27 @@ fn verify<D: Decider>(store: &dyn EventStore, stream: &str, may_use_sealed: bool
     Ok(report)
 }
 
+/// The stream's final state, or the first event that does not decode.
+fn fold(ruleset: &dyn AnyRuleset, stored: &[RecordedEvent]) -> Result<Arc<dyn AnyState>, Box<Difference>> {
+    let mut state = ruleset.new_state();
+    for event in stored {
+        let Some(folding) = Arc::get_mut(&mut state) else { break };
+        ruleset.evolve(folding, &event.event_type, event.schema, &event.data).map_err(|reason| {
+            Box::new(Difference {
+                reason: format!("the stored event does not decode: {reason}"),
+                ..difference_at(event)
+            })
+        })?;
+    }
+    Ok(state)
+}
+
 /// Run one stored command against the state before it and compare its events.
-fn check_group<D: Decider>(
+fn check_group(
     store: &dyn EventStore,
+    ruleset: &dyn AnyRuleset,
     stream: &str,
-    before: &[D::Event],
+    before: &dyn AnyState,
     group: &[RecordedEvent],
     server_seed: Option<[u8; 32]>,
 ) -> Result<Option<Difference>, VerifyError> {
@@ -203,14 +218,7 @@ fn check_group<D: Decider>(
     let Some(record) = record else {
         return Ok(Some(Difference { reason: format!("command {command_id} is not stored"), ..difference_at(first) }));
     };
-    let Ok(command) = serde_json::from_value::<D::Command>(record.command.clone()) else {
-        return Ok(Some(Difference {
-            reason: format!("command {command_id} does not decode"),
-            ..difference_at(first)
-        }));
-    };
-    let state = D::fold(before.iter());
-    let dice = match (D::dice(&state), server_seed) {
+    let dice = match (ruleset.dice(before), server_seed) {
         (Some(cursor), Some(server_seed)) => {
             DiceTape::new(seed::effective_seed(&server_seed, stream, &cursor.contributions), cursor.next_word)
         }
@@ -218,9 +226,15 @@ fn check_group<D: Decider>(
     };
     let mut context =
         Context { stream: stream.to_string(), actor: record.actor, recorded_at: record.recorded_at, dice };
-    let replayed = match D::decide(&state, &command, &mut context) {
+    let replayed = match ruleset.decide(before, &record.command, &mut context) {
         Ok(events) => events,
-        Err(error) => {
+        Err(Refusal::Malformed(_)) => {
+            return Ok(Some(Difference {
+                reason: format!("command {command_id} does not decode"),
+                ..difference_at(first)
+            }))
+        }
+        Err(Refusal::Rule(error)) => {
             return Ok(Some(Difference {
                 reason: format!("the command is now refused: {error} [{}]", error.code),
                 ..difference_at(first)
@@ -228,22 +242,23 @@ fn check_group<D: Decider>(
         }
     };
     for (index, stored_event) in group.iter().enumerate() {
-        let Some(replayed_event) = replayed.get(index) else {
+        let Some(replayed_data) = replayed.get(index) else {
             return Ok(Some(Difference {
                 reason: "the stored event was not produced by the replay".into(),
                 ..difference_at(stored_event)
             }));
         };
-        let replayed_data = serde_json::to_value(replayed_event).map_err(ApiError::internal)?;
+        let stored_data = ruleset.upcast(&stored_event.event_type, stored_event.schema, &stored_event.data);
         let mut fields = Vec::new();
-        if stored_event.event_type != replayed_event.event_type() {
+        let replayed_type = event_type_of(replayed_data);
+        if stored_event.event_type != replayed_type {
             fields.push(FieldDiff {
                 path: "(type)".into(),
                 stored: Value::String(stored_event.event_type.clone()),
-                replayed: Value::String(replayed_event.event_type().into()),
+                replayed: Value::String(replayed_type),
             });
         }
-        diff_json("", &stored_event.data, &replayed_data, &mut fields);
+        diff_json("", &stored_data, replayed_data, &mut fields);
         if !fields.is_empty() {
             return Ok(Some(Difference {
                 reason: "the replay produced a different event".into(),
@@ -270,12 +285,6 @@ fn difference_at(event: &RecordedEvent) -> Difference {
         reason: String::new(),
         fields: Vec::new(),
     }
-}
-
-fn undecodable(stored: &[RecordedEvent], error: &ApiError) -> Difference {
-    let message = format!("{error:?}");
-    let event = stored.iter().find(|e| message.contains(&format!("position {}", e.position))).unwrap_or(&stored[0]);
-    Difference { reason: format!("the stored event does not decode: {message}"), ..difference_at(event) }
 }
 
 /// Collect the JSON pointers where `stored` and `replayed` differ.

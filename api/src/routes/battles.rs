@@ -1,79 +1,28 @@
-//! Coalition battles decided by the Battle Judge (seed 003 §4.2): create, contribute entropy,
-//! submit strategies, assign bonuses, resolve, override casualties, reveal, verify.
+//! The battle routes every registered ruleset shares: open a battle of any ruleset, list them,
+//! read one as the caller may see it (now or at any version), draw its picture, play it one
+//! action at a time, contribute entropy, reveal its seed, verify it, and take a tactical battle's
+//! result over into a coalition battle. Nothing here names a ruleset but the coalition battle a
+//! tactical result applies to: every other step goes through the registry.
 
-use actix_web::{get, http::header, post, web, HttpRequest, HttpResponse};
-use chrono::{DateTime, Utc};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use herald_domain::{
-    coalition::{
-        army::ArmySpec,
-        battle::{
-            command::Engagement, state::BattleStatus, BattleCommand, BattleOptions, CoalitionBattle, SideId, Sides,
-        },
-    },
-    Actor,
+    coalition::battle::{tactical, BattleState, CoalitionBattle, Sides},
+    registry, Actor, AnyRuleset, StreamKind, Viewer,
 };
-use herald_projections::{BattleView, Viewer};
+use herald_projections::EventView;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use uuid::Uuid;
 
-use super::{blocking, etag, state, CommandResponse};
+use super::{blocking, etag, ids::BattleId, state, CommandResponse};
 use crate::{
-    app::verify::{verify_stream, VerifyError, VerifyReport},
+    app::{
+        command_value, ruleset,
+        verify::{verify_stream, VerifyError, VerifyReport},
+        wrong_ruleset, AtVersion,
+    },
     auth::{Authenticated, MaybeAuthenticated},
     problem::{ApiError, Problem},
 };
-
-fn stream_of(battle_id: Uuid) -> String {
-    format!("battle-{battle_id}")
-}
-
-/// Open a battle between two armies.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({
-    "armies": {
-        "a": {"name": "Sai Rei", "team": "coalition", "rank": "cpl_lt_commander", "controller": "alice",
-              "slots": [{"creature": "Kris Mage", "colors": ["red"], "power": 1, "toughness": 1, "troops": 5000},
-                        {"creature": "Grizzly Bears", "colors": ["green"], "power": 2, "toughness": 2, "troops": 2500}]},
-        "b": {"name": "Plague Host", "team": "phyrexia", "rank": "cpl_lt_commander", "controller": "bob",
-              "slots": [{"creature": "Phyrexian Broodlings", "colors": ["black"], "power": 2, "toughness": 2, "troops": 5000}]}
-    },
-    "engagement": {"kind": "attack", "attacker": "a"},
-    "terrain": "plains",
-    "strategy_deadline": "2026-12-01T18:00:00Z"
-}))]
-#[serde(deny_unknown_fields)]
-pub struct CreateBattleRequest {
-    /// `coalition` (the default when absent).
-    #[serde(default)]
-    pub ruleset: Option<String>,
-    /// The two armies.
-    pub armies: Sides<ArmySpec>,
-    /// Who attacks whom (seed 003 §4.1.2.3).
-    pub engagement: Engagement,
-    /// Terrain of the square (seed 003 §4.1.2.4).
-    #[serde(default)]
-    pub terrain: Option<String>,
-    /// Strategies must arrive before this time (seed 003 §4.1.1).
-    pub strategy_deadline: DateTime<Utc>,
-    /// Tie rule and formulas; defaults documented in docs/rulesets/coalition-battle.md.
-    #[serde(default)]
-    pub options: BattleOptions,
-    /// A server seed to use (64 hex digits), for tests and tournaments that want a public seed.
-    /// When absent the server draws one from the OS. Either way it is sealed until revealed.
-    #[serde(default)]
-    pub seed: Option<String>,
-}
-
-/// A battle of either ruleset: `ruleset` picks which (`coalition` when absent).
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(untagged)]
-pub enum CreateAnyBattleRequest {
-    /// A coalition battle decided by the Battle Judge (seed 003 §4.2).
-    Coalition(CreateBattleRequest),
-    /// A warmachine battle fought on a measured table (seed 000).
-    Warmachine(super::warmachine::CreateWarmachineBattleRequest),
-}
 
 /// Entropy to mix into the dice.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -84,54 +33,6 @@ pub struct EntropyRequest {
     pub entropy: String,
 }
 
-/// A side's battle strategy.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"side": "a", "strategy": "Hold the ridge at dawn; Kris Mages volley from the rocks."}))]
-#[serde(deny_unknown_fields)]
-pub struct StrategyRequest {
-    /// The side.
-    pub side: SideId,
-    /// The strategy text.
-    pub strategy: String,
-}
-
-/// A strategy bonus.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"side": "a", "bonus": 7, "note": "good use of terrain"}))]
-#[serde(deny_unknown_fields)]
-pub struct StrategyBonusRequest {
-    /// The side.
-    pub side: SideId,
-    /// 0–10 (seed 003 §4.2.1).
-    pub bonus: u8,
-    /// The judge's note.
-    #[serde(default)]
-    pub note: Option<String>,
-}
-
-/// Resolve the battle.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[schema(example = json!({"running_away": null}))]
-#[serde(deny_unknown_fields)]
-pub struct ResolveRequest {
-    /// A side that runs away (seed 003 §4.2.6).
-    #[serde(default)]
-    pub running_away: Option<SideId>,
-}
-
-/// Override a side's casualties.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"side": "b", "losses": [900], "reason": "the Broodlings' strategy exposed them to the volley"}))]
-#[serde(deny_unknown_fields)]
-pub struct CasualtiesRequest {
-    /// The side.
-    pub side: SideId,
-    /// Troops lost per slot, in slot order.
-    pub losses: Vec<u32>,
-    /// Why (recorded).
-    pub reason: String,
-}
-
 /// `?at=<version>`: the state as of that event.
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct AtQuery {
@@ -139,92 +40,120 @@ pub struct AtQuery {
     pub at: Option<u64>,
 }
 
-/// One battle in a listing, of either ruleset.
+/// One battle in a listing, of any ruleset, in the same shape.
 #[derive(Debug, Serialize, ToSchema)]
-#[serde(untagged)]
-pub enum BattleListing {
-    /// A coalition battle.
-    Coalition(BattleSummary),
-    /// A warmachine battle.
-    Warmachine(WarmachineSummary),
-}
-
-/// One warmachine battle in a listing.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct WarmachineSummary {
-    /// The battle id.
-    pub id: String,
-    /// The stream.
-    pub stream: String,
-    /// Always `warmachine`.
-    pub ruleset: String,
-    /// Current version.
-    pub version: u64,
-    /// Where it stands.
-    pub phase: herald_domain::warmachine::battle::state::Phase,
-    /// The turn number.
-    pub turn: u32,
-    /// The players, in turn order.
-    pub players: Vec<String>,
-    /// The winner, once decided.
-    pub winner: Option<String>,
-}
-
-/// One coalition battle in a listing.
-#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"id": "01936f3e-8f4d-7a31-8a9b-0c64d1f3a002", "stream": "battle-01936f3e-8f4d-7a31-8a9b-0c64d1f3a002",
+    "ruleset": "coalition", "rules": "coalition-battle@1", "version": 7, "status": "resolved", "ended": true, "turn": null,
+    "participants": ["Sai Rei", "Plague Host"], "winner": "a"}))]
 pub struct BattleSummary {
     /// The battle id.
     pub id: String,
-    /// Always `coalition`.
-    pub ruleset: String,
     /// The stream.
     pub stream: String,
+    /// Its ruleset (see `GET /v1/rulesets`).
+    pub ruleset: String,
+    /// The rules version that decided it (`coalition-battle@1`).
+    pub rules: String,
     /// Current version.
     pub version: u64,
-    /// Status.
-    pub status: BattleStatus,
-    /// Army names, side A and side B.
-    pub armies: Sides<Option<String>>,
-    /// The winner, once decided.
-    pub winner: Option<SideId>,
+    /// Where it stands, in its ruleset's words.
+    pub status: String,
+    /// Whether it is over.
+    pub ended: bool,
+    /// The turn or round, for rulesets that count them.
+    pub turn: Option<u32>,
+    /// Who takes part, as its ruleset names them: armies, players, factions.
+    pub participants: Vec<String>,
+    /// The winner once decided: a side (`a`, `b`) for coalition battles, a player or faction
+    /// for tactical rulesets.
+    pub winner: Option<String>,
 }
 
-/// A side's strategy, for those who may read it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct StrategyView {
-    /// The side.
-    pub side: SideId,
-    /// The strategy text.
-    pub strategy: String,
-    /// When it arrived.
-    pub submitted_at: DateTime<Utc>,
+/// Open a battle: `ruleset` picks the rules (`coalition` when absent), `seed` optionally fixes
+/// the server seed; the other fields are the ruleset's set-up (see `GET /v1/rulesets`).
+/// Documented in the OpenAPI document as one schema per registered ruleset.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CreateBattleRequest {
+    /// The ruleset id.
+    pub ruleset: Option<String>,
+    /// A server seed (64 hex digits); drawn from the OS when absent. Sealed either way.
+    pub seed: Option<String>,
 }
 
-async fn run(
+/// A create request taken apart: the ruleset it names, the seed it supplies, the set-up.
+pub struct Creation {
+    /// The ruleset (the kind's default when the request names none).
+    pub ruleset: &'static dyn AnyRuleset,
+    /// A server seed the request supplies.
+    pub seed: Option<[u8; 32]>,
+    /// The ruleset's set-up: the other fields.
+    pub setup: serde_json::Value,
+}
+
+/// Take a create request apart: the ruleset (or the kind's default), the seed, the set-up.
+pub fn creation(kind: StreamKind, body: serde_json::Value) -> Result<Creation, ApiError> {
+    let serde_json::Value::Object(mut fields) = body else {
+        return Err(ApiError::Malformed("the body must be a JSON object".into()));
+    };
+    let unknown = |id: &str| {
+        let known: Vec<&str> = registry::all().filter(|r| r.kind() == kind).map(|r| r.id()).collect();
+        ApiError::Malformed(format!(
+            "unknown ruleset {id:?}: {} rulesets are {} (GET /v1/rulesets)",
+            kind.prefix(),
+            known.join(", ")
+        ))
+    };
+    let ruleset = match fields.remove("ruleset") {
+        None | Some(serde_json::Value::Null) => registry::default_for(kind).ok_or_else(|| unknown("(none)"))?,
+        Some(serde_json::Value::String(id)) => registry::find(kind, &id).ok_or_else(|| unknown(&id))?,
+        Some(other) => return Err(ApiError::Malformed(format!("ruleset must be a string, not {other}"))),
+    };
+    let seed = match fields.remove("seed") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(text)) => super::supplied_seed(Some(&text))?,
+        Some(_) => return Err(ApiError::Malformed("seed must be 64 hexadecimal digits".into())),
+    };
+    Ok(Creation { ruleset, seed, setup: serde_json::Value::Object(fields) })
+}
+
+/// Open a stream of `kind` from a create request: check the caller, the ruleset and its set-up,
+/// seal the seed, and run the ruleset's set-up command (`201 Created` with `Location`).
+pub async fn create_stream(
     req: &HttpRequest,
     actor: Actor,
-    battle_id: Uuid,
-    command: BattleCommand,
-    created: bool,
+    kind: StreamKind,
+    body: serde_json::Value,
 ) -> Result<HttpResponse, ApiError> {
-    let location = created.then(|| format!("/v1/battles/{battle_id}"));
-    let stream = stream_of(battle_id);
-    if let Some(other @ "warmachine") = state(req)?.service.catalog().ruleset_of(&stream) {
-        return Err(super::warmachine::wrong_ruleset(&stream, other));
+    let Creation { ruleset, seed: supplied, setup } = creation(kind, body)?;
+    ruleset.may_set_up(&actor)?;
+    // Checked before a seed is sealed, so a malformed set-up leaves nothing behind.
+    ruleset.set_up(setup.clone(), String::new())?;
+    if let Some(response) = super::replayed_creation(req, &actor, kind).await? {
+        return Ok(response);
     }
-    super::execute::<CoalitionBattle>(req, actor, stream, command, location).await
+    let app = state(req)?;
+    let id = uuid::Uuid::now_v7();
+    let stream = format!("{}-{id}", kind.prefix());
+    let (worker, sealing) = (app.clone(), stream.clone());
+    let commitment = blocking(move || worker.service.seal_seed(&sealing, supplied)).await?;
+    let command = ruleset.set_up(setup, hex::encode(commitment))?;
+    let location = format!("/v1/{}s/{id}", kind.prefix());
+    super::execute(req, actor, ruleset, stream, command, Some(location)).await
 }
 
-/// Open a battle (judge or admin): a coalition battle, or with `"ruleset": "warmachine"` a
-/// warmachine battle. The server seals a seed and publishes its SHA-256.
-#[utoipa::path(post, path = "/v1/battles", tag = "battles", request_body = CreateAnyBattleRequest,
-    params(("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe")),
+/// Open a battle of any registered ruleset (a judge or admin). The server seals a seed and
+/// publishes its SHA-256 in the battle's first event.
+#[utoipa::path(post, path = "/v1/battles", tag = "battles", operation_id = "create_battle",
+    request_body(content = CreateBattleRequest, description = "one of the registered rulesets' set-ups, picked by `ruleset`"),
+    params(("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe: the same key answers with the battle it opened")),
     responses(
         (status = 201, description = "battle created; the events and the new version", body = CommandResponse),
-        (status = 400, description = "malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "a retry with the same Idempotency-Key: the battle it opened", body = CommandResponse),
+        (status = 400, description = "malformed request, unknown ruleset or set-up", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "the rules refuse (e.g. two armies of one team)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "the Idempotency-Key was used for another request", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "the rules refuse the set-up (e.g. two armies of one team)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/battles")]
@@ -233,88 +162,45 @@ pub async fn create_battle(
     Authenticated(actor): Authenticated,
     body: web::Json<serde_json::Value>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    match body.get("ruleset").and_then(serde_json::Value::as_str) {
-        Some("warmachine") => return super::warmachine::create(&req, actor, body).await,
-        None | Some("coalition") => {}
-        Some(other) => {
-            return Err(ApiError::Malformed(format!(
-                "unknown ruleset {other}: battles are `coalition` (the default) or `warmachine`"
-            )))
-        }
-    }
-    let body: CreateBattleRequest = serde_json::from_value(body).map_err(|error| {
-        ApiError::Malformed(format!(
-            "not a coalition battle: {error} (for a warmachine battle send \"ruleset\": \"warmachine\")"
-        ))
-    })?;
-    let supplied = super::supplied_seed(body.seed.as_deref())?;
-    super::require_judge(
-        &actor,
-        "coalition.battle.not_a_judge",
-        "only a battle judge or an admin may open a battle",
-        "seed 003 §1.3",
-    )?;
-    if let Some(response) = super::replayed_creation(&req, &actor).await? {
-        return Ok(response);
-    }
-    let state = state(&req)?;
-    let battle_id = Uuid::now_v7();
-    let stream = stream_of(battle_id);
-    let worker = state.clone();
-    let commitment = blocking(move || worker.service.seal_seed(&stream, supplied)).await?;
-    let command = BattleCommand::CreateBattle {
-        armies: body.armies,
-        engagement: body.engagement,
-        terrain: body.terrain,
-        strategy_deadline: body.strategy_deadline,
-        options: body.options,
-        seed_commitment: hex::encode(commitment),
-    };
-    run(&req, actor, battle_id, command, true).await
+    create_stream(&req, actor, StreamKind::Battle, body.into_inner()).await
 }
 
-/// List battles.
-#[utoipa::path(get, path = "/v1/battles", tag = "battles",
-    responses((status = 200, description = "every battle, of both rulesets", body = Vec<BattleListing>)))]
+/// List battles of every ruleset.
+#[utoipa::path(get, path = "/v1/battles", tag = "battles", operation_id = "list_battles",
+    responses((status = 200, description = "every battle, of every ruleset", body = Vec<BattleSummary>)))]
 #[get("/battles")]
 pub async fn list_battles(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    let state = state(&req)?;
-    let catalog = state.service.catalog();
-    let mut battles: Vec<BattleListing> = catalog
-        .battles()
+    let app = state(&req)?;
+    let battles: Vec<BattleSummary> = app
+        .service
+        .catalog()
+        .entries(StreamKind::Battle)
         .into_iter()
-        .map(|(stream, entry)| BattleSummary {
-            id: stream.trim_start_matches("battle-").to_string(),
-            ruleset: "coalition".into(),
-            stream,
-            version: entry.version,
-            status: entry.state.status,
-            armies: entry.state.sides.map(|_, side| side.army.as_ref().map(|army| army.name.clone())),
-            winner: entry.state.winner,
+        .filter_map(|(stream, entry)| {
+            let summary = entry.ruleset.summary(entry.state.as_ref())?;
+            Some(BattleSummary {
+                id: stream.trim_start_matches("battle-").to_string(),
+                ruleset: entry.ruleset.id().to_string(),
+                rules: entry.ruleset.rules().to_string(),
+                stream,
+                version: entry.version,
+                status: summary.status,
+                ended: summary.ended,
+                turn: summary.turn,
+                participants: summary.participants,
+                winner: summary.winner,
+            })
         })
-        .map(BattleListing::Coalition)
         .collect();
-    battles.extend(catalog.warmachines().into_iter().map(|(stream, entry)| {
-        BattleListing::Warmachine(WarmachineSummary {
-            id: stream.trim_start_matches("battle-").to_string(),
-            stream,
-            ruleset: "warmachine".into(),
-            version: entry.version,
-            phase: entry.state.phase,
-            turn: entry.state.turn,
-            players: entry.state.players.iter().map(|p| p.name.clone()).collect(),
-            winner: entry.state.winner.clone(),
-        })
-    }));
     Ok(HttpResponse::Ok().json(battles))
 }
 
-/// A battle as the caller may see it; `?at=<version>` for its state as of any event.
-#[utoipa::path(get, path = "/v1/battles/{battle_id}", tag = "battles",
-    params(("battle_id" = Uuid, Path, description = "the battle id"), AtQuery),
+/// A battle as the caller may see it, in its ruleset's view; `?at=<version>` for its state as of
+/// any event.
+#[utoipa::path(get, path = "/v1/battles/{battle_id}", tag = "battles", operation_id = "get_battle",
+    params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`"), AtQuery),
     responses(
-        (status = 200, description = "the battle; the ETag is its stream version (a WarmachineView for warmachine battles)", body = BattleView),
+        (status = 200, description = "the battle in its ruleset's view (`ruleset` says which); the ETag is its stream version", body = Object),
         (status = 400, description = "malformed id", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such battle or version", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -322,210 +208,138 @@ pub async fn list_battles(req: HttpRequest) -> Result<HttpResponse, ApiError> {
 pub async fn get_battle(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
-    path: web::Path<Uuid>,
+    path: web::Path<BattleId>,
     query: web::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let battle_id = path.into_inner();
-    let stream = stream_of(battle_id);
-    let state = state(&req)?;
-    if state.service.catalog().ruleset_of(&stream) == Some("warmachine") {
-        return super::warmachine::view(&req, battle_id, query.at).await;
-    }
+    let stream = path.into_inner().stream();
     let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
-    let current = state.service.catalog().battle(&stream).ok_or_else(|| not_found(&stream))?;
-    let (folded, version) = match query.at {
-        None => (current.state.clone(), current.version),
-        Some(at) if at > current.version => {
-            return Err(ApiError::NotFound(format!("{stream} has no version {at}; it is at {}", current.version)))
-        }
-        Some(at) => {
-            let worker = state.clone();
-            let stream = stream.clone();
-            blocking(move || worker.service.load::<CoalitionBattle>(&stream, Some(at)))
-                .await?
-                .ok_or_else(|| ApiError::NotFound("no such version".into()))?
-        }
-    };
-    let view = BattleView::new(&stream, version, &folded, &current.state, &viewer);
+    let AtVersion { current, state: folded, version } = folded(&req, &stream, query.at).await?;
+    let view = current
+        .ruleset
+        .view(&stream, version, folded.as_ref(), current.state.as_ref(), &viewer)
+        .map_err(|error| ApiError::internal(anyhow::anyhow!(error)))?;
     Ok(HttpResponse::Ok().insert_header(etag(version)).json(view))
 }
 
-/// Contribute entropy to the dice before the first roll (a side's controller or a judge).
-#[utoipa::path(post, path = "/v1/battles/{battle_id}/entropy", tag = "battles", request_body = EntropyRequest,
-    params(("battle_id" = Uuid, Path, description = "the battle id")),
+/// The stream's entry and its state now or as of `at`, folded off the async executor.
+async fn folded(req: &HttpRequest, stream: &str, at: Option<u64>) -> Result<AtVersion, ApiError> {
+    let app = state(req)?;
+    let loading = stream.to_string();
+    blocking(move || app.service.state_at(&loading, at)).await?.ok_or_else(|| not_found(stream))
+}
+
+/// A battle's picture, for rulesets that draw one (each names its picture's file, `picture` in
+/// `GET /v1/rulesets`), as the caller may see it, now or as of `?at=<version>`.
+#[utoipa::path(get, path = "/v1/battles/{battle_id}/{picture}", tag = "battles", operation_id = "get_battle_picture",
+    params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`"),
+           ("picture" = String, Path, description = "the picture's file name, as the ruleset names it (`picture` in `GET /v1/rulesets`)"), AtQuery),
+    responses(
+        (status = 200, description = "the picture", content_type = "image/svg+xml", body = String),
+        (status = 404, description = "no such battle, version or picture", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/battles/{battle_id}/{picture:[a-z][a-z0-9-]*\\.svg}")]
+pub async fn get_picture(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+    path: web::Path<(BattleId, String)>,
+    query: web::Query<AtQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (battle_id, picture) = path.into_inner();
+    let stream = battle_id.stream();
+    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let AtVersion { current, state: folded, version } = folded(&req, &stream, query.at).await?;
+    let drawn = (current.ruleset.picture_name() == Some(picture.as_str()))
+        .then(|| current.ruleset.picture(&stream, version, folded.as_ref(), &viewer))
+        .flatten()
+        .ok_or_else(|| {
+            let offered = current.ruleset.picture_name().map_or("none".to_string(), |name| format!("`{name}`"));
+            ApiError::NotFound(format!(
+                "a {} battle has no picture {picture}; its picture: {offered}",
+                current.ruleset.id()
+            ))
+        })?;
+    Ok(HttpResponse::Ok().insert_header(etag(version)).content_type("image/svg+xml").body(drawn))
+}
+
+/// Play a battle: one action per request, in its ruleset's command language (tagged by `type`),
+/// answered with the events it produced (every die included). See each ruleset's docs for a
+/// full turn; `GET /v1/rulesets` lists them.
+#[utoipa::path(post, path = "/v1/battles/{battle_id}/actions", tag = "battles", operation_id = "post_action",
+    request_body(content = Object, description = "one command of the battle's ruleset"),
+    params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`"),
+           ("If-Match" = Option<String>, Header, description = "the stream version you read; a 412 if it moved on"),
+           ("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe")),
+    responses(
+        (status = 200, description = "the events the action produced, dice included, and the new version", body = CommandResponse),
+        (status = 400, description = "malformed action, or not an action of this battle's ruleset", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not this player's figure, or a judge's action", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such battle", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "the Idempotency-Key was used for another request", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "If-Match does not match", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "the rules refuse: the code names the rule (`<ruleset>.<rule>`; `rule` names the seed section)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/battles/{battle_id}/actions")]
+pub async fn post_action(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<BattleId>,
+    body: web::Json<serde_json::Value>,
+) -> Result<HttpResponse, ApiError> {
+    let stream = path.into_inner().stream();
+    let ruleset = existing(&req, &stream)?;
+    let command = body.into_inner();
+    if !ruleset.is_action(&command) {
+        return Err(ApiError::Malformed(format!(
+            "not an action of a {} battle: battles are opened with POST /v1/battles, seeds revealed with \
+             POST /v1/battles/{{id}}/reveal, and an action names its `type`",
+            ruleset.id()
+        )));
+    }
+    super::execute(&req, actor, ruleset, stream, command, None).await
+}
+
+/// The ruleset of an existing stream, or a 404.
+pub fn existing(req: &HttpRequest, stream: &str) -> Result<&'static dyn AnyRuleset, ApiError> {
+    state(req)?.service.catalog().ruleset_of(stream).ok_or_else(|| not_found(stream))
+}
+
+/// Contribute entropy to the dice before the first roll (a participant or a judge).
+#[utoipa::path(post, path = "/v1/battles/{battle_id}/entropy", tag = "battles", operation_id = "contribute_entropy",
+    request_body = EntropyRequest,
+    params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`")),
     responses(
         (status = 200, description = "recorded", body = CommandResponse),
+        (status = 400, description = "malformed request", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not a participant", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "dice already rolled", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such battle", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "dice already rolled, or the ruleset takes no entropy", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/battles/{battle_id}/entropy")]
 pub async fn contribute_entropy(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
-    path: web::Path<Uuid>,
+    path: web::Path<BattleId>,
     body: web::Json<EntropyRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let entropy = body.into_inner().entropy;
-    let battle_id = path.into_inner();
-    if state(&req)?.service.catalog().ruleset_of(&stream_of(battle_id)) == Some("warmachine") {
-        let command = herald_domain::warmachine::battle::WarmachineCommand::ContributeEntropy { entropy };
-        return super::warmachine::run(&req, actor, battle_id, command).await;
-    }
-    run(&req, actor, battle_id, BattleCommand::ContributeEntropy { entropy }, false).await
-}
-
-/// Submit a side's strategy before the deadline (its controller, or a judge).
-#[utoipa::path(post, path = "/v1/battles/{battle_id}/strategies", tag = "battles", request_body = StrategyRequest,
-    params(("battle_id" = Uuid, Path, description = "the battle id"),
-           ("If-Match" = Option<String>, Header, description = "the stream version you read"),
-           ("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe")),
-    responses(
-        (status = 200, description = "recorded (the text is sealed from the other side)", body = CommandResponse),
-        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not this side's controller", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "If-Match does not match", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "after the deadline (seed 003 §4.1.1)", body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("bearer" = [])))]
-#[post("/battles/{battle_id}/strategies")]
-pub async fn submit_strategy(
-    req: HttpRequest,
-    Authenticated(actor): Authenticated,
-    path: web::Path<Uuid>,
-    body: web::Json<StrategyRequest>,
-) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    let command = BattleCommand::SubmitStrategy { side: body.side, strategy: body.strategy };
-    run(&req, actor, path.into_inner(), command, false).await
-}
-
-/// Read a side's strategy: its controller and judges at any time, everyone once the battle ended.
-#[utoipa::path(get, path = "/v1/battles/{battle_id}/strategies/{side}", tag = "battles",
-    params(("battle_id" = Uuid, Path, description = "the battle id"), ("side" = SideId, Path, description = "a or b")),
-    responses(
-        (status = 200, description = "the strategy", body = StrategyView),
-        (status = 403, description = "sealed from you until the battle is resolved", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "no battle, or no strategy yet", body = Problem, content_type = "application/problem+json"),
-    ))]
-#[get("/battles/{battle_id}/strategies/{side}")]
-pub async fn get_strategy(
-    req: HttpRequest,
-    MaybeAuthenticated(actor): MaybeAuthenticated,
-    path: web::Path<(Uuid, SideId)>,
-) -> Result<HttpResponse, ApiError> {
-    let (battle_id, side) = path.into_inner();
-    let stream = stream_of(battle_id);
-    let state = state(&req)?;
-    if let Some(other @ "warmachine") = state.service.catalog().ruleset_of(&stream) {
-        return Err(super::warmachine::wrong_ruleset(&stream, other));
-    }
-    let entry = state.service.catalog().battle(&stream).ok_or_else(|| not_found(&stream))?;
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
-    if !viewer.may_read_strategy(&entry.state, side) {
-        return Err(ApiError::Forbidden {
-            code: "coalition.battle.strategy_sealed".into(),
-            detail: format!("side {side}'s strategy is sealed from you until the battle is resolved"),
-            rule: Some("seed 003 §4.1.1".into()),
-        });
-    }
-    let strategy = entry
-        .state
-        .sides
-        .get(side)
-        .strategy
-        .clone()
-        .ok_or_else(|| ApiError::NotFound(format!("side {side} has not submitted a strategy")))?;
-    Ok(HttpResponse::Ok().insert_header(etag(entry.version)).json(StrategyView {
-        side,
-        strategy: strategy.text,
-        submitted_at: strategy.at,
-    }))
-}
-
-/// Assign a side's strategy bonus, 0–10 (battle judge, seed 003 §4.2.1).
-#[utoipa::path(post, path = "/v1/battles/{battle_id}/strategy-bonuses", tag = "battles", request_body = StrategyBonusRequest,
-    params(("battle_id" = Uuid, Path, description = "the battle id")),
-    responses(
-        (status = 200, description = "recorded", body = CommandResponse),
-        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "bonus out of range (seed 003 §4.2.1)", body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("bearer" = [])))]
-#[post("/battles/{battle_id}/strategy-bonuses")]
-pub async fn assign_strategy_bonus(
-    req: HttpRequest,
-    Authenticated(actor): Authenticated,
-    path: web::Path<Uuid>,
-    body: web::Json<StrategyBonusRequest>,
-) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    let command = BattleCommand::AssignStrategyBonus { side: body.side, bonus: body.bonus, note: body.note };
-    run(&req, actor, path.into_inner(), command, false).await
-}
-
-/// Resolve the battle: bonuses, four d20 per side, pairs, winner, casualties (battle judge,
-/// seed 003 §4.2). The seed is revealed as soon as the battle ends.
-#[utoipa::path(post, path = "/v1/battles/{battle_id}/resolve", tag = "battles", request_body = ResolveRequest,
-    params(("battle_id" = Uuid, Path, description = "the battle id")),
-    responses(
-        (status = 200, description = "resolved; the events carry every die", body = CommandResponse),
-        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "too early, or a strategy bonus is missing", body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("bearer" = [])))]
-#[post("/battles/{battle_id}/resolve")]
-pub async fn resolve_battle(
-    req: HttpRequest,
-    Authenticated(actor): Authenticated,
-    path: web::Path<Uuid>,
-    body: Result<web::Json<ResolveRequest>, actix_web::Error>,
-) -> Result<HttpResponse, actix_web::Error> {
-    // No body means no options; a body that does not parse is refused, not ignored (a typo in
-    // `running_away` must not resolve the battle as if nobody ran).
-    let body = match body {
-        Ok(body) => body.into_inner(),
-        Err(_) if has_no_body(&req) => ResolveRequest::default(),
-        Err(error) => return Err(error),
-    };
-    let command = BattleCommand::ResolveBattle { running_away: body.running_away };
-    Ok(run(&req, actor, path.into_inner(), command, false).await?)
-}
-
-/// Whether a request came without a body (no or a zero `Content-Length`, not chunked).
-fn has_no_body(req: &HttpRequest) -> bool {
-    let length = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).map(str::trim);
-    matches!(length, None | Some("0")) && !req.headers().contains_key(header::TRANSFER_ENCODING)
-}
-
-/// Replace a side's casualties, with a recorded reason (battle judge, seed 003 §4.2.5).
-#[utoipa::path(post, path = "/v1/battles/{battle_id}/casualties", tag = "battles", request_body = CasualtiesRequest,
-    params(("battle_id" = Uuid, Path, description = "the battle id")),
-    responses(
-        (status = 200, description = "recorded", body = CommandResponse),
-        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "not resolved yet, or losses do not fit the army", body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("bearer" = [])))]
-#[post("/battles/{battle_id}/casualties")]
-pub async fn override_casualties(
-    req: HttpRequest,
-    Authenticated(actor): Authenticated,
-    path: web::Path<Uuid>,
-    body: web::Json<CasualtiesRequest>,
-) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    let command = BattleCommand::OverrideCasualties { side: body.side, losses: body.losses, reason: body.reason };
-    run(&req, actor, path.into_inner(), command, false).await
+    let stream = path.into_inner().stream();
+    let ruleset = existing(&req, &stream)?;
+    let command = ruleset.contribute_entropy(body.into_inner().entropy).ok_or_else(|| {
+        ApiError::Rule(herald_domain::RuleError::new(
+            "battle.no_entropy",
+            format!("a {} battle takes no entropy", ruleset.id()),
+            "herald: docs/DICE.md",
+        ))
+    })?;
+    super::execute(&req, actor, ruleset, stream, command, None).await
 }
 
 /// Reveal the sealed seed now (a judge). Battles reveal it by themselves when they end.
-#[utoipa::path(post, path = "/v1/battles/{battle_id}/reveal", tag = "battles",
-    params(("battle_id" = Uuid, Path, description = "the battle id")),
+#[utoipa::path(post, path = "/v1/battles/{battle_id}/reveal", tag = "battles", operation_id = "reveal_seed",
+    params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`")),
     responses(
         (status = 200, description = "revealed", body = CommandResponse),
         (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
@@ -538,35 +352,37 @@ pub async fn override_casualties(
 pub async fn reveal_seed(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
-    path: web::Path<Uuid>,
+    path: web::Path<BattleId>,
 ) -> Result<HttpResponse, ApiError> {
-    let battle_id = path.into_inner();
-    let stream = stream_of(battle_id);
+    let stream = path.into_inner().stream();
+    let ruleset = existing(&req, &stream)?;
     if !actor.is_judge() {
         return Err(ApiError::Forbidden {
-            code: "coalition.battle.not_a_judge".into(),
+            code: format!("{}.not_a_judge", ruleset.code_prefix()),
             detail: "only a judge may reveal a sealed seed".into(),
             rule: Some("herald: docs/DICE.md".into()),
         });
     }
-    let state = state(&req)?;
-    let worker = state.clone();
-    let sealed =
-        blocking(move || worker.service.sealed_seed(&stream)).await?.ok_or_else(|| not_found(&stream_of(battle_id)))?;
-    let seed = hex::encode(sealed);
-    if state.service.catalog().ruleset_of(&stream_of(battle_id)) == Some("warmachine") {
-        let command = herald_domain::warmachine::battle::WarmachineCommand::RevealSeed { seed };
-        return super::warmachine::run(&req, actor, battle_id, command).await;
-    }
-    run(&req, actor, battle_id, BattleCommand::RevealSeed { seed }, false).await
+    let app = state(&req)?;
+    let sealing = stream.clone();
+    let sealed = blocking(move || app.service.sealed_seed(&sealing)).await?.ok_or_else(|| not_found(&stream))?;
+    let command = ruleset.reveal_seed(hex::encode(sealed)).ok_or_else(|| {
+        ApiError::Rule(herald_domain::RuleError::new(
+            "battle.no_seed",
+            format!("a {} battle has no seed to reveal", ruleset.id()),
+            "herald: docs/DICE.md",
+        ))
+    })?;
+    super::execute(&req, actor, ruleset, stream, command, None).await
 }
 
 /// Verify the battle: run every stored command again with the seed and compare the events.
 /// Anyone may verify once the seed is revealed; before that, only judges.
-#[utoipa::path(get, path = "/v1/battles/{battle_id}/verify", tag = "battles",
-    params(("battle_id" = Uuid, Path, description = "the battle id")),
+#[utoipa::path(get, path = "/v1/battles/{battle_id}/verify", tag = "battles", operation_id = "verify_battle",
+    params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`")),
     responses(
         (status = 200, description = "`verified`, or the first event that differs with a field-by-field diff", body = VerifyReport),
+        (status = 400, description = "malformed id", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "the seed is still sealed and you are not a judge", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such battle", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -574,21 +390,23 @@ pub async fn reveal_seed(
 pub async fn verify_battle(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
-    path: web::Path<Uuid>,
+    path: web::Path<BattleId>,
 ) -> Result<HttpResponse, ApiError> {
-    verify_response(&req, actor, stream_of(path.into_inner())).await
+    verify_response(&req, actor, path.into_inner().stream()).await
 }
 
-/// Run a verification for `actor` and shape the answer.
+/// Run a verification for `actor` and shape the answer: a reader who is not a judge sees a
+/// differing field's values only where the stream's ruleset lets that reader see the event.
 pub async fn verify_response(
     req: &HttpRequest,
     actor: Option<Actor>,
     stream: String,
 ) -> Result<HttpResponse, ApiError> {
-    let state = state(req)?;
+    let app = state(req)?;
     let judge = actor.as_ref().is_some_and(Actor::is_judge);
+    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
     let report: VerifyReport = blocking(move || {
-        verify_stream(state.store.as_ref(), &stream, judge).map_err(|error| match error {
+        let report = verify_stream(app.store.as_ref(), &stream, judge).map_err(|error| match error {
             VerifyError::NotFound(stream) => not_found(&stream),
             VerifyError::Unsupported(stream) => {
                 ApiError::NotFound(format!("{stream} is not a stream Herald can verify"))
@@ -599,25 +417,131 @@ pub async fn verify_response(
                 rule: Some("herald: docs/DICE.md".into()),
             },
             VerifyError::Api(error) => error,
-        })
+        })?;
+        if judge {
+            return Ok(report);
+        }
+        redact_report(app.as_ref(), report, &viewer)
     })
     .await?;
-    Ok(HttpResponse::Ok().json(if judge { report } else { redact_report(report) }))
+    Ok(HttpResponse::Ok().json(report))
 }
 
-/// Hide values of fields a non-judge may not see (the size bonus and the totals it enters).
-fn redact_report(mut report: VerifyReport) -> VerifyReport {
-    if let Some(difference) = report.first_difference.as_mut() {
-        for field in &mut difference.fields {
-            if field.path.contains("/size") || field.path.ends_with("/total") {
-                field.stored = serde_json::Value::String("hidden".into());
-                field.replayed = serde_json::Value::String("hidden".into());
-            }
+/// Hide the values of differing fields that `viewer` may not see in the event they belong to
+/// (the size bonus of a coalition battle and the totals it enters, say): the ruleset's own
+/// redaction of that event says which.
+fn redact_report(
+    app: &crate::startup::AppState,
+    mut report: VerifyReport,
+    viewer: &Viewer,
+) -> Result<VerifyReport, ApiError> {
+    let Some(difference) = report.first_difference.as_mut() else { return Ok(report) };
+    let stored = app.store.read_stream(&report.stream, difference.version, herald_store::Direction::Forwards, 1)?;
+    let current = app.service.catalog().entry(&report.stream);
+    let Some(event) = stored.first() else { return Ok(report) };
+    let seen = EventView::new(event, current.as_ref(), viewer).data;
+    for field in &mut difference.fields {
+        if hidden_at(&seen, &field.path) {
+            field.stored = serde_json::Value::String(herald_domain::viewer::HIDDEN.into());
+            field.replayed = serde_json::Value::String(herald_domain::viewer::HIDDEN.into());
         }
     }
-    report
+    Ok(report)
 }
 
-fn not_found(stream: &str) -> ApiError {
+/// Whether the value at JSON pointer `path` of `seen`, or a value containing it, is hidden.
+fn hidden_at(seen: &serde_json::Value, path: &str) -> bool {
+    let mut prefix = String::new();
+    let hidden =
+        |value: Option<&serde_json::Value>| value.and_then(|v| v.as_str()) == Some(herald_domain::viewer::HIDDEN);
+    if hidden(seen.pointer("")) {
+        return true;
+    }
+    for segment in path.split('/').skip(1) {
+        prefix.push('/');
+        prefix.push_str(segment);
+        if hidden(seen.pointer(&prefix)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Fight a coalition battle out as a battle of a tactical ruleset: which of its participants
+/// fought for which side.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"battle": "0193a1f0-0000-7000-8000-000000000001", "sides": {"a": "red", "b": "blue"},
+    "reason": "the armies met at the ford and the players fought it out on the table"}))]
+#[serde(deny_unknown_fields)]
+pub struct TacticalResultRequest {
+    /// The tactical battle's id; it must have ended with a winner.
+    #[schema(value_type = String)]
+    pub battle: BattleId,
+    /// The tactical battle's participant (player) who fought for each side.
+    pub sides: Sides<String>,
+    /// Why the battle was fought out (recorded).
+    pub reason: String,
+}
+
+/// Apply an ended tactical battle's result to a coalition battle (a judge): its winner wins, and
+/// each side loses troops in proportion to the figures it lost. A campaign reads the result at
+/// its next adjudication as for any battle.
+#[utoipa::path(post, path = "/v1/battles/{battle_id}/tactical-result", tag = "battles", operation_id = "apply_tactical_result",
+    request_body = TacticalResultRequest,
+    params(("battle_id" = String, Path, description = "the coalition battle: a UUID, or the stream name `battle-<uuid>`")),
+    responses(
+        (status = 200, description = "the result applied (coalition.TacticalResultApplied)", body = CommandResponse),
+        (status = 400, description = "malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such battle", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "the tactical battle has not ended with a winner, cannot stand in for a campaign battle, the sides do not match its players and controllers, or the coalition battle has ended", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/battles/{battle_id}/tactical-result")]
+pub async fn apply_tactical_result(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<BattleId>,
+    body: web::Json<TacticalResultRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    super::require_judge(
+        &actor,
+        "coalition.battle.judge_only",
+        "only a judge may apply a tactical battle's result",
+        "seed 003 §1.3",
+    )?;
+    let app = state(&req)?;
+    let catalog = app.service.catalog();
+    let coalition = path.into_inner().stream();
+    let coalition_rules = ruleset::<CoalitionBattle>()?;
+    let battle = catalog.entry(&coalition).ok_or_else(|| not_found(&coalition))?;
+    if battle.ruleset.rules() != coalition_rules.rules() {
+        return Err(wrong_ruleset(&coalition, battle.ruleset, coalition_rules));
+    }
+    let battle_state = battle.state_as::<BattleState>().ok_or_else(|| not_found(&coalition))?;
+    let source = body.battle.stream();
+    let fought = catalog.entry(&source).ok_or_else(|| not_found(&source))?;
+    let outcome = fought.ruleset.outcome(fought.state.as_ref()).ok_or_else(|| {
+        ApiError::Rule(herald_domain::RuleError::new(
+            "battle.not_tactical",
+            format!("a {} battle cannot stand in for a coalition battle", fought.ruleset.id()),
+            "herald: docs/rulesets/coalition-battle.md",
+        ))
+    })?;
+    let command = tactical::apply_result(
+        battle_state,
+        format!("{source}@{}", fought.version),
+        fought.ruleset.rules().to_string(),
+        &outcome,
+        &body.sides,
+        body.reason,
+    )?;
+    super::execute(&req, actor, coalition_rules, coalition, command_value(&command)?, None).await
+}
+
+/// A 404 naming the battle.
+pub fn not_found(stream: &str) -> ApiError {
     ApiError::NotFound(format!("no battle {}", stream.trim_start_matches("battle-")))
 }

@@ -7,52 +7,32 @@ use herald_domain::{
     coalition::{
         army::TroopLine,
         campaign::{
-            ArmyEntry, ArmyOrder, BattleResult, CampaignCommand, CampaignOptions, CampaignState, CoalitionCampaign,
+            view::{self as campaign_view, ArmyView, CampaignView, MapView, TurnReport},
+            ArmyOrder, BattleResult, CampaignCommand, CampaignState, CoalitionCampaign,
         },
-        map::{Map, Square},
+        map::Square,
         orders::PostedOrder,
-        setup::Player,
     },
-    Actor,
-};
-use herald_projections::{
-    campaign_view::{self, ArmyView, CampaignView, MapView, TurnReport},
-    map_svg, Viewer,
+    Actor, StreamKind, Viewer,
 };
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
-use uuid::Uuid;
 
-use super::{blocking, command_meta, command_response, etag, state, CommandResponse};
+use super::{blocking, command_meta, command_response, etag, ids::CampaignId, state, CommandResponse};
 use crate::{
-    app::{campaign, decode_events, read_stream_to},
+    app::{campaign, command_value, decode_events, read_stream_to, ruleset},
     auth::{Authenticated, MaybeAuthenticated},
     problem::{ApiError, Problem},
 };
 
-fn stream_of(id: Uuid) -> String {
-    format!("campaign-{id}")
-}
-
-/// Set up a campaign round.
+/// Set up a campaign round: the round's set-up (`CampaignSetup`) and optionally `seed`, a root
+/// seed of 64 hex digits (drawn from the OS when absent; sealed either way). Documented in the
+/// OpenAPI document as `CreateCoalitionCampaign`.
 #[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct CreateCampaignRequest {
-    /// The round's name.
-    pub name: String,
-    /// The map: bounds (default 14 × 38), terrain, and the sites keyed by square.
-    #[serde(default)]
-    pub map: Map,
-    /// The players with team, rank and factions.
-    #[serde(default)]
-    pub players: Vec<Player>,
-    /// The armies, their controllers and where they start.
-    pub armies: Vec<ArmyEntry>,
-    /// Options (army and site counts can be relaxed for small rounds).
-    #[serde(default)]
-    pub options: CampaignOptions,
-    /// A root seed (64 hex digits); drawn from the OS when absent. Sealed either way.
-    #[serde(default)]
+    /// The ruleset id (`coalition`, the default).
+    pub ruleset: Option<String>,
+    /// A root seed (64 hex digits).
     pub seed: Option<String>,
 }
 
@@ -139,34 +119,35 @@ pub struct AtQuery {
 async fn run(
     req: &HttpRequest,
     actor: Actor,
-    id: Uuid,
+    id: CampaignId,
     command: CampaignCommand,
-    created: bool,
 ) -> Result<HttpResponse, ApiError> {
-    let location = created.then(|| format!("/v1/campaigns/{id}"));
-    super::execute::<CoalitionCampaign>(req, actor, stream_of(id), command, location).await
+    let stream = id.stream();
+    if state(req)?.service.catalog().entry(&stream).is_none() {
+        return Err(not_found(id));
+    }
+    super::execute(req, actor, ruleset::<CoalitionCampaign>()?, stream, command_value(&command)?, None).await
 }
 
-async fn load(req: &HttpRequest, id: Uuid, at: Option<u64>) -> Result<(CampaignState, u64, CampaignState), ApiError> {
-    let stream = stream_of(id);
-    let state = state(req)?;
-    let current = state.service.catalog().campaign(&stream).ok_or_else(|| not_found(id))?;
-    match at {
-        None => Ok((current.state.clone(), current.version, current.state)),
-        Some(at) if at > current.version => {
-            Err(ApiError::NotFound(format!("{stream} has no version {at}; it is at {}", current.version)))
-        }
-        Some(at) => {
-            let worker = state.clone();
-            let (folded, version) = blocking(move || worker.service.load::<CoalitionCampaign>(&stream, Some(at)))
-                .await?
-                .ok_or_else(|| ApiError::NotFound("no such version".into()))?;
-            Ok((folded, version, current.state))
-        }
+/// The campaign's state as of `at` (or now), its version, and its current state (which decides
+/// what is public now).
+async fn load(
+    req: &HttpRequest,
+    id: CampaignId,
+    at: Option<u64>,
+) -> Result<(CampaignState, u64, CampaignState), ApiError> {
+    let app = state(req)?;
+    let stream = id.stream();
+    let crate::app::AtVersion { current, state: folded, version } =
+        blocking(move || app.service.state_at(&stream, at)).await?.ok_or_else(|| not_found(id))?;
+    let as_campaign = |state: &dyn herald_domain::AnyState| state.as_any().downcast_ref::<CampaignState>().cloned();
+    match (as_campaign(folded.as_ref()), current.state_as::<CampaignState>()) {
+        (Some(folded), Some(current)) => Ok((folded, version, current.clone())),
+        _ => Err(not_found(id)),
     }
 }
 
-fn not_found(id: Uuid) -> ApiError {
+fn not_found(id: CampaignId) -> ApiError {
     ApiError::NotFound(format!("no campaign {id}"))
 }
 
@@ -184,29 +165,9 @@ fn not_found(id: Uuid) -> ApiError {
 pub async fn create_campaign(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
-    body: web::Json<CreateCampaignRequest>,
+    body: web::Json<serde_json::Value>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    let supplied = super::supplied_seed(body.seed.as_deref())?;
-    super::require_judge(
-        &actor,
-        "coalition.campaign.not_a_judge",
-        "only a judge or an admin may set up a round",
-        "seed 003 §2.5",
-    )?;
-    let id = Uuid::now_v7();
-    let stream = stream_of(id);
-    let state = state(&req)?;
-    let commitment = blocking(move || state.service.seal_seed(&stream, supplied)).await?;
-    let command = CampaignCommand::CreateCampaign {
-        name: body.name,
-        map: body.map,
-        players: body.players,
-        armies: body.armies,
-        options: body.options,
-        seed_commitment: hex::encode(commitment),
-    };
-    run(&req, actor, id, command, true).await
+    super::battles::create_stream(&req, actor, StreamKind::Campaign, body.into_inner()).await
 }
 
 /// List campaign rounds.
@@ -215,14 +176,21 @@ pub async fn create_campaign(
 #[get("/campaigns")]
 pub async fn list_campaigns(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let state = state(&req)?;
-    let views: Vec<CampaignView> =
-        state.service.catalog().campaigns().iter().map(|(s, e)| CampaignView::new(s, e.version, &e.state)).collect();
+    let views: Vec<CampaignView> = state
+        .service
+        .catalog()
+        .entries(StreamKind::Campaign)
+        .iter()
+        .filter_map(|(stream, entry)| {
+            Some(CampaignView::new(stream, entry.version, entry.state_as::<CampaignState>()?))
+        })
+        .collect();
     Ok(HttpResponse::Ok().json(views))
 }
 
 /// A round at a glance; `?at=<version>` for any earlier state.
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}", tag = "campaigns",
-    params(("campaign_id" = Uuid, Path, description = "the campaign id"), AtQuery),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
     responses(
         (status = 200, description = "the round; the ETag is its version", body = CampaignView),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
@@ -230,18 +198,18 @@ pub async fn list_campaigns(req: HttpRequest) -> Result<HttpResponse, ApiError> 
 #[get("/campaigns/{campaign_id}")]
 pub async fn get_campaign(
     req: HttpRequest,
-    path: web::Path<Uuid>,
+    path: web::Path<CampaignId>,
     query: web::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let (folded, version, _) = load(&req, id, query.at).await?;
-    Ok(HttpResponse::Ok().insert_header(etag(version)).json(CampaignView::new(&stream_of(id), version, &folded)))
+    Ok(HttpResponse::Ok().insert_header(etag(version)).json(CampaignView::new(&id.stream(), version, &folded)))
 }
 
 /// The map: every square with its terrain, site (owner and state) and armies, and every army
 /// with its troops and day counts; `?at=` for any earlier state.
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/map", tag = "campaigns",
-    params(("campaign_id" = Uuid, Path, description = "the campaign id"), AtQuery),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
     responses(
         (status = 200, description = "the map", body = MapView),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
@@ -249,7 +217,7 @@ pub async fn get_campaign(
 #[get("/campaigns/{campaign_id}/map")]
 pub async fn get_map(
     req: HttpRequest,
-    path: web::Path<Uuid>,
+    path: web::Path<CampaignId>,
     query: web::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
@@ -258,7 +226,7 @@ pub async fn get_map(
 
 /// The map as SVG: hover an army for its name, type and troops; `?at=` for any earlier state.
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/map.svg", tag = "campaigns",
-    params(("campaign_id" = Uuid, Path, description = "the campaign id"), AtQuery),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
     responses(
         (status = 200, description = "an SVG image", content_type = "image/svg+xml", body = String),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
@@ -266,11 +234,11 @@ pub async fn get_map(
 #[get("/campaigns/{campaign_id}/map.svg")]
 pub async fn get_map_svg(
     req: HttpRequest,
-    path: web::Path<Uuid>,
+    path: web::Path<CampaignId>,
     query: web::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
-    let svg = map_svg::render(
+    let svg = herald_domain::coalition::map::svg::render(
         &format!("{} (turn {})", folded.name, folded.turn),
         &folded.map,
         &campaign_view::markers(&folded),
@@ -281,7 +249,7 @@ pub async fn get_map_svg(
 /// Every living army: troops by slot, losses by day, days counted, location, pending long move,
 /// controllers; `?at=` for any earlier state.
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/armies", tag = "campaigns",
-    params(("campaign_id" = Uuid, Path, description = "the campaign id"), AtQuery),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
     responses(
         (status = 200, description = "the armies", body = Vec<ArmyView>),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
@@ -289,7 +257,7 @@ pub async fn get_map_svg(
 #[get("/campaigns/{campaign_id}/armies")]
 pub async fn list_armies(
     req: HttpRequest,
-    path: web::Path<Uuid>,
+    path: web::Path<CampaignId>,
     query: web::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
@@ -299,7 +267,7 @@ pub async fn list_armies(
 /// The current turn's orders you may see: orders sent privately are hidden from the other team
 /// until the lock (seed 003 §3.1).
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/orders", tag = "campaigns",
-    params(("campaign_id" = Uuid, Path, description = "the campaign id")),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`")),
     responses(
         (status = 200, description = "the orders", body = Vec<PostedOrder>),
         (status = 404, description = "no such campaign", body = Problem, content_type = "application/problem+json"),
@@ -308,7 +276,7 @@ pub async fn list_armies(
 pub async fn list_orders(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
-    path: web::Path<Uuid>,
+    path: web::Path<CampaignId>,
 ) -> Result<HttpResponse, ApiError> {
     let (_, version, current) = load(&req, path.into_inner(), None).await?;
     let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
@@ -318,7 +286,7 @@ pub async fn list_orders(
 /// A turn's movement update as data (`?format=text` for the forum post a Movement Judge would
 /// write, seed 003 §3.1).
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/turns/{turn}/report", tag = "campaigns",
-    params(("campaign_id" = Uuid, Path, description = "the campaign id"), ("turn" = u32, Path, description = "the turn"),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), ("turn" = u32, Path, description = "the turn"),
            ("format" = Option<String>, Query, description = "`json` (default) or `text`")),
     responses(
         (status = 200, description = "the report", body = TurnReport),
@@ -327,11 +295,11 @@ pub async fn list_orders(
 #[get("/campaigns/{campaign_id}/turns/{turn}/report")]
 pub async fn turn_report(
     req: HttpRequest,
-    path: web::Path<(Uuid, u32)>,
+    path: web::Path<(CampaignId, u32)>,
     query: web::Query<std::collections::HashMap<String, String>>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, turn) = path.into_inner();
-    let stream = stream_of(id);
+    let stream = id.stream();
     let state = state(&req)?;
     let events = blocking(move || {
         let stored = read_stream_to(state.service.store(), &stream, None)?;
@@ -356,7 +324,7 @@ macro_rules! command_route {
     ($name:ident, $path:literal, $full:literal, $body:ty, $doc:literal, $make:expr) => {
         #[doc = $doc]
         #[utoipa::path(post, path = $full, tag = "campaigns", request_body = $body,
-            params(("campaign_id" = Uuid, Path, description = "the campaign id"),
+            params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"),
                    ("If-Match" = Option<String>, Header, description = "the version you read"),
                    ("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe")),
             responses(
@@ -373,11 +341,11 @@ macro_rules! command_route {
         pub async fn $name(
             req: HttpRequest,
             Authenticated(actor): Authenticated,
-            path: web::Path<Uuid>,
+            path: web::Path<CampaignId>,
             body: web::Json<$body>,
         ) -> Result<HttpResponse, ApiError> {
             let make: fn($body) -> CampaignCommand = $make;
-            run(&req, actor, path.into_inner(), make(body.into_inner()), false).await
+            run(&req, actor, path.into_inner(), make(body.into_inner())).await
         }
     };
 }
@@ -420,7 +388,7 @@ command_route!(
 
 /// Lock the open turn (judge, seed 003 §3.1).
 #[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/lock", tag = "campaigns",
-    params(("campaign_id" = Uuid, Path, description = "the campaign id")),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`")),
     responses(
         (status = 200, description = "locked", body = CommandResponse),
         (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
@@ -432,9 +400,9 @@ command_route!(
 pub async fn lock_turn(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
-    path: web::Path<Uuid>,
+    path: web::Path<CampaignId>,
 ) -> Result<HttpResponse, ApiError> {
-    run(&req, actor, path.into_inner(), CampaignCommand::LockTurn, false).await
+    run(&req, actor, path.into_inner(), CampaignCommand::LockTurn).await
 }
 
 /// Adjudicate the locked turn (judge, seed 003 §3.1): last turn's battle results applied and
@@ -442,7 +410,7 @@ pub async fn lock_turn(
 /// opened.
 #[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/adjudicate", tag = "campaigns",
     request_body(content = Option<AdjudicateRequest>, description = "results of joint-engagement battles, if any"),
-    params(("campaign_id" = Uuid, Path, description = "the campaign id")),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`")),
     responses(
         (status = 200, description = "adjudicated; the events are the turn's update", body = CommandResponse),
         (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
@@ -455,7 +423,7 @@ pub async fn lock_turn(
 pub async fn adjudicate_turn(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
-    path: web::Path<Uuid>,
+    path: web::Path<CampaignId>,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let settled = if body.iter().all(u8::is_ascii_whitespace) {
@@ -468,9 +436,9 @@ pub async fn adjudicate_turn(
     let id = path.into_inner();
     let state = state(&req)?;
     let meta = command_meta(&req, actor.clone())?;
-    let stream = stream_of(id);
+    let stream = id.stream();
     let worker = state.clone();
-    if worker.service.catalog().campaign(&stream).is_none() {
+    if worker.service.catalog().entry(&stream).is_none() {
         return Err(not_found(id));
     }
     let outcome = blocking(move || campaign::adjudicate(&worker.service, &stream, settled, meta)).await?;

@@ -4,7 +4,7 @@
 use std::{collections::HashMap, time::Duration};
 
 use actix_web::{get, http::header, web, HttpRequest, HttpResponse};
-use herald_projections::{Catalog, Current, EventFilter, EventView, Viewer};
+use herald_projections::{Catalog, Entry, EventFilter, EventView, Viewer};
 use herald_store::{Direction, RecordedEvent};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -79,14 +79,14 @@ pub struct EventPage {
 struct Redactor<'a> {
     catalog: &'a Catalog,
     viewer: Viewer,
-    streams: HashMap<String, Current>,
+    streams: HashMap<String, Option<Entry>>,
 }
 
 impl Redactor<'_> {
     fn view(&mut self, event: &RecordedEvent) -> EventView {
         let catalog = self.catalog;
-        let current = self.streams.entry(event.stream.clone()).or_insert_with(|| catalog.current(&event.stream));
-        EventView::new(event, current, &self.viewer)
+        let current = self.streams.entry(event.stream.clone()).or_insert_with(|| catalog.entry(&event.stream));
+        EventView::new(event, current.as_ref(), &self.viewer)
     }
 }
 
@@ -221,7 +221,7 @@ pub async fn stream_events(
     Ok(response)
 }
 
-/// Verify any stream Herald can replay (today: battles).
+/// Verify any stream Herald can replay: battles of every ruleset and campaigns.
 #[utoipa::path(get, path = "/v1/streams/{stream}/verify", tag = "events",
     params(("stream" = String, Path, description = "stream name")),
     responses(

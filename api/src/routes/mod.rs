@@ -2,13 +2,16 @@
 
 pub mod battles;
 pub mod campaigns;
+pub mod coalition_battles;
 pub mod events;
 pub mod health;
+pub mod ids;
+pub mod rolls;
+pub mod rulesets;
 pub mod tokens;
-pub mod warmachine;
 
 use actix_web::{http::header, web, HttpMessage, HttpRequest, HttpResponse};
-use herald_domain::Actor;
+use herald_domain::{Actor, AnyRuleset, StreamKind};
 use herald_projections::{EventView, Viewer};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -28,20 +31,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::spec()))
         .service(
             web::scope("/v1")
+                .service(rulesets::list_rulesets)
                 .service(battles::create_battle)
                 .service(battles::list_battles)
                 .service(battles::get_battle)
                 .service(battles::contribute_entropy)
-                .service(battles::submit_strategy)
-                .service(battles::get_strategy)
-                .service(battles::assign_strategy_bonus)
-                .service(battles::resolve_battle)
-                .service(battles::override_casualties)
+                .service(battles::post_action)
                 .service(battles::reveal_seed)
                 .service(battles::verify_battle)
-                .service(warmachine::post_action)
-                .service(warmachine::get_table_svg)
-                .service(warmachine::apply_tactical_result)
+                .service(battles::apply_tactical_result)
+                .service(coalition_battles::submit_strategy)
+                .service(coalition_battles::get_strategy)
+                .service(coalition_battles::assign_strategy_bonus)
+                .service(coalition_battles::resolve_battle)
+                .service(coalition_battles::override_casualties)
+                .service(battles::get_picture)
                 .service(campaigns::create_campaign)
                 .service(campaigns::list_campaigns)
                 .service(campaigns::get_campaign)
@@ -61,6 +65,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(events::all_events)
                 .service(events::stream_events)
                 .service(events::verify_stream)
+                .service(rolls::judge_roll)
                 .service(tokens::create_token)
                 .service(tokens::whoami),
         )
@@ -139,24 +144,23 @@ pub async fn blocking<T: Send + 'static>(
     web::block(work).await.map_err(ApiError::internal)?
 }
 
-/// Run `command` on `stream` for the request's actor and answer with the events it appended;
-/// `location` (for creations) is sent as the `Location` of a `201 Created`.
-pub async fn execute<D: herald_domain::Decider + 'static>(
+/// Run `command` (the ruleset's command as JSON) on `stream` for the request's actor and answer
+/// with the events it appended; `location` (for creations) is sent as the `Location` of a
+/// `201 Created`.
+pub async fn execute(
     req: &HttpRequest,
     actor: Actor,
+    ruleset: &'static dyn AnyRuleset,
     stream: String,
-    command: D::Command,
+    command: serde_json::Value,
     location: Option<String>,
-) -> Result<HttpResponse, ApiError>
-where
-    D::Command: Send + 'static,
-{
+) -> Result<HttpResponse, ApiError> {
     let state = state(req)?;
     let meta = command_meta(req, actor.clone())?;
     let worker = state.clone();
-    let outcome = blocking(move || worker.service.execute::<D>(&stream, command, meta)).await;
+    let outcome = blocking(move || worker.service.execute(ruleset, &stream, command, meta)).await;
     if let Err(ApiError::Rule(_) | ApiError::Forbidden { .. }) = &outcome {
-        state.metrics.commands.with_label_values(&[D::RULES, "refused"]).inc();
+        state.metrics.commands.with_label_values(&[ruleset.rules(), "refused"]).inc();
     }
     let mut response = command_response(&state, &actor, outcome?, location.is_some());
     if let Some(location) = location {
@@ -166,15 +170,26 @@ where
     Ok(response)
 }
 
-/// The battle a retried creation (same `Idempotency-Key`) opened the first time, answered as then.
-pub async fn replayed_creation(req: &HttpRequest, actor: &Actor) -> Result<Option<HttpResponse>, ApiError> {
+/// The stream a retried creation (same `Idempotency-Key`) opened the first time, answered as then.
+pub async fn replayed_creation(
+    req: &HttpRequest,
+    actor: &Actor,
+    kind: StreamKind,
+) -> Result<Option<HttpResponse>, ApiError> {
     let Some(key) = command_meta(req, actor.clone())?.idempotency_key else { return Ok(None) };
     let app = state(req)?;
     let (worker, retrying) = (app.clone(), actor.clone());
     let Some(outcome) = blocking(move || worker.service.replayed_creation(&retrying, &key)).await? else {
         return Ok(None);
     };
-    let location = format!("/v1/battles/{}", outcome.stream.trim_start_matches("battle-"));
+    let prefix = format!("{}-", kind.prefix());
+    let Some(id) = outcome.stream.strip_prefix(&prefix).map(String::from) else {
+        return Err(ApiError::Conflict(format!(
+            "this Idempotency-Key was already used for a request to {}",
+            outcome.stream
+        )));
+    };
+    let location = format!("/v1/{}s/{id}", kind.prefix());
     let mut response = command_response(&app, actor, outcome, true);
     let value = header::HeaderValue::from_str(&location).map_err(ApiError::internal)?;
     response.headers_mut().insert(header::LOCATION, value);
@@ -202,8 +217,8 @@ pub fn require_judge(actor: &Actor, code: &str, detail: &str, rule: &str) -> Res
 /// Turn a command's outcome into a `201`/`200` response with the events the caller may see.
 pub fn command_response(state: &AppState, actor: &Actor, outcome: CommandOutcome, created: bool) -> HttpResponse {
     let viewer = Viewer::from(actor);
-    let current = state.service.catalog().current(&outcome.stream);
-    let events = outcome.events.iter().map(|event| EventView::new(event, &current, &viewer)).collect();
+    let current = state.service.catalog().entry(&outcome.stream);
+    let events = outcome.events.iter().map(|event| EventView::new(event, current.as_ref(), &viewer)).collect();
     let rules = outcome.events.first().map_or("none", |e| e.rules.as_str());
     let label = if outcome.replayed { "replayed" } else { "appended" };
     state.metrics.commands.with_label_values(&[rules, label]).inc();

@@ -40,14 +40,16 @@ pub fn create_battle(service: &Service, seed: Option<[u8; 32]>) -> String {
         options: Default::default(),
         seed_commitment: hex::encode(commitment),
     };
-    service.execute::<CoalitionBattle>(&stream, create, meta(judge())).expect("created");
+    service.execute_as::<CoalitionBattle>(&stream, &create, meta(judge())).expect("created");
     stream
 }
 
 /// Play a whole battle: create, entropy, strategies, bonuses, resolve (which reveals the seed).
 pub fn play_battle(service: &Service) -> String {
     let stream = create_battle(service, None);
-    let run = |command, actor| service.execute::<CoalitionBattle>(&stream, command, meta(actor)).expect("accepted");
+    let run = |command: BattleCommand, actor| {
+        service.execute_as::<CoalitionBattle>(&stream, &command, meta(actor)).expect("accepted")
+    };
     run(BattleCommand::ContributeEntropy { entropy: "alice's luck".into() }, Actor::player("token:a", "alice"));
     run(BattleCommand::SubmitStrategy { side: SideId::A, strategy: "hold".into() }, Actor::player("token:a", "alice"));
     run(BattleCommand::SubmitStrategy { side: SideId::B, strategy: "swarm".into() }, Actor::player("token:b", "bob"));

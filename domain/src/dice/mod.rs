@@ -2,8 +2,10 @@
 //! draws, and dice expressions parsed from text. `docs/DICE.md` is the specification.
 
 pub mod expr;
+pub mod judge;
 pub mod seed;
 pub mod tape;
 
 pub use expr::{DiceExpr, DieSource, ExprError, RollOptions, RollOutcome, RolledDie};
+pub use judge::{JudgeRoll, JudgeRolled};
 pub use tape::{die_from_word, DiceTape, Draw};

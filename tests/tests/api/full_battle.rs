@@ -77,7 +77,8 @@ async fn a_full_battle_is_played_over_http_and_an_outsider_can_check_every_die()
     assert_eq!(as_bob.body["seed_commitment"], COMMITMENT);
     // ... and the stored event of side a's strategy is redacted for bob too.
     let bob_events = stream_events(&app, &battle.stream, Some(&cast.bob)).await;
-    let a_strategy = bob_events.iter().find(|e| e["data"]["type"] == "strategy_submitted" && e["data"]["side"] == "a");
+    let a_strategy =
+        bob_events.iter().find(|e| e["data"]["type"] == "coalition.StrategySubmitted" && e["data"]["side"] == "a");
     assert_eq!(a_strategy.expect("side a's strategy event")["data"]["strategy"], "hidden");
     let as_judge = app.request("GET", &battle.path(), Some(&cast.judge), None).await;
     assert_eq!(as_judge.body["sides"]["a"]["strategy"], STRATEGY_A);

@@ -83,7 +83,7 @@ pub enum BattleCommand {
     ApplyTacticalResult {
         /// The tactical battle's stream (`battle-…`) and the version its result was read at.
         source: String,
-        /// Its rules (`warmachine@1`).
+        /// Its rules (the tactical ruleset's `rules`, with its version).
         source_rules: String,
         /// The winning side.
         winner: SideId,
@@ -97,6 +97,8 @@ pub enum BattleCommand {
         /// The server seed, 64 hex digits; filled in by the service from its sealed store.
         seed: String,
     },
+    /// A judge rolls dice the rules leave to the judge (docs/DICE.md "A judge's roll").
+    JudgeRoll(crate::dice::JudgeRoll),
 }
 
 impl BattleCommand {
@@ -111,6 +113,7 @@ impl BattleCommand {
             Self::OverrideCasualties { .. } => "override_casualties",
             Self::ApplyTacticalResult { .. } => "apply_tactical_result",
             Self::RevealSeed { .. } => "reveal_seed",
+            Self::JudgeRoll(_) => "judge_roll",
         }
     }
 }

@@ -64,6 +64,9 @@ pub fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut Context) -> Re
             apply_tactical_result(state, source, source_rules, *winner, models_lost, reason, ctx)
         }
         BattleCommand::RevealSeed { seed } => reveal_seed(state, seed, ctx),
+        BattleCommand::JudgeRoll(roll) => {
+            Ok(vec![BattleEvent::JudgeRolled(roll.roll(ctx, "coalition.battle", state.revealed_seed.is_some())?)])
+        }
     }
 }
 
@@ -443,8 +446,9 @@ fn override_casualties(
     }])
 }
 
-/// The battle was fought out under a tactical ruleset (issue: "a warmachine battle ... can be
-/// the way a campaign battle is fought out, its result applied back"): the winner is the side
+/// The battle was fought out under a tactical ruleset (seeds/README: a campaign "may instead
+/// have a battle fought out under one of the tactical rulesets and its outcome applied back to
+/// the campaign"): the winner is the side
 /// whose player won there, and each slot loses troops in proportion to the models its side lost
 /// — `troops × destroyed / fielded`, rounded half up — the same share from every slot, as
 /// seed 003 §4.2.5 spreads casualties over every troop line. The judge can still override them.

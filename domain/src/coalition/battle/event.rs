@@ -73,9 +73,10 @@ pub struct Casualties {
 
 /// A coalition battle event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type")]
 pub enum BattleEvent {
     /// The battle was opened; the seed is committed.
+    #[serde(rename = "coalition.BattleCreated")]
     BattleCreated {
         /// The two armies as they entered.
         armies: Sides<ArmySpec>,
@@ -91,6 +92,7 @@ pub enum BattleEvent {
         seed_commitment: String,
     },
     /// A participant added entropy to the dice.
+    #[serde(rename = "coalition.EntropyContributed")]
     EntropyContributed {
         /// The actor who contributed.
         by: String,
@@ -98,6 +100,7 @@ pub enum BattleEvent {
         entropy: String,
     },
     /// A side's strategy arrived (sealed until the battle is resolved).
+    #[serde(rename = "coalition.StrategySubmitted")]
     StrategySubmitted {
         /// The side.
         side: SideId,
@@ -109,6 +112,7 @@ pub enum BattleEvent {
         at: DateTime<Utc>,
     },
     /// The judge assigned a strategy bonus.
+    #[serde(rename = "coalition.StrategyBonusAssigned")]
     StrategyBonusAssigned {
         /// The side.
         side: SideId,
@@ -118,6 +122,7 @@ pub enum BattleEvent {
         note: Option<String>,
     },
     /// An army with 0 troops in every slot was killed on engagement (seed 003 §4.3.1).
+    #[serde(rename = "coalition.ArmyKilled")]
     ArmyKilled {
         /// The killed side.
         side: SideId,
@@ -125,6 +130,7 @@ pub enum BattleEvent {
         rule: String,
     },
     /// The battle was decided (seed 003 §4.2).
+    #[serde(rename = "coalition.BattleResolved")]
     BattleResolved {
         /// Each side's bonuses.
         bonuses: Sides<SideBonuses>,
@@ -152,6 +158,7 @@ pub enum BattleEvent {
     },
     /// The battle was fought out under a tactical ruleset and its result applied: the winner,
     /// and casualties in proportion to the models each side lost (docs/rulesets/coalition-battle.md).
+    #[serde(rename = "coalition.TacticalResultApplied")]
     TacticalResultApplied {
         /// The tactical battle's stream.
         source: String,
@@ -167,6 +174,7 @@ pub enum BattleEvent {
         reason: String,
     },
     /// The judge replaced a side's casualties (seed 003 §4.2.5–4.2.6).
+    #[serde(rename = "coalition.CasualtiesOverridden")]
     CasualtiesOverridden {
         /// The side.
         side: SideId,
@@ -176,26 +184,16 @@ pub enum BattleEvent {
         reason: String,
     },
     /// The server seed was revealed; anyone can now recompute every die.
+    #[serde(rename = "coalition.SeedRevealed")]
     SeedRevealed {
         /// The server seed, hex.
         seed: String,
         /// The tape's key, hex: `sha256(seed ‖ sha256(stream) ‖ sha256(c1) ‖ …)`.
         effective_seed: String,
     },
+    /// A judge rolled (docs/DICE.md "A judge's roll").
+    #[serde(rename = "dice.JudgeRolled")]
+    JudgeRolled(crate::dice::JudgeRolled),
 }
 
-impl EventType for BattleEvent {
-    fn event_type(&self) -> &'static str {
-        match self {
-            Self::BattleCreated { .. } => "coalition.BattleCreated",
-            Self::EntropyContributed { .. } => "coalition.EntropyContributed",
-            Self::StrategySubmitted { .. } => "coalition.StrategySubmitted",
-            Self::StrategyBonusAssigned { .. } => "coalition.StrategyBonusAssigned",
-            Self::ArmyKilled { .. } => "coalition.ArmyKilled",
-            Self::BattleResolved { .. } => "coalition.BattleResolved",
-            Self::CasualtiesOverridden { .. } => "coalition.CasualtiesOverridden",
-            Self::TacticalResultApplied { .. } => "coalition.TacticalResultApplied",
-            Self::SeedRevealed { .. } => "coalition.SeedRevealed",
-        }
-    }
-}
+impl EventType for BattleEvent {}

@@ -11,9 +11,13 @@ pub mod command;
 pub mod decide;
 pub mod event;
 pub mod options;
+pub mod redact;
 pub mod roll;
+pub mod ruleset;
 pub mod sides;
 pub mod state;
+pub mod tactical;
+pub mod view;
 
 pub use command::BattleCommand;
 pub use event::BattleEvent;

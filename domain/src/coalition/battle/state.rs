@@ -121,6 +121,7 @@ impl BattleState {
                 self.seed_commitment = Some(seed_commitment.clone());
             }
             BattleEvent::EntropyContributed { entropy, .. } => self.contributions.push(entropy.clone()),
+            BattleEvent::JudgeRolled(rolled) => self.next_word = rolled.next_word,
             BattleEvent::StrategySubmitted { side, strategy, by, at } => {
                 let side = self.sides.get_mut(*side);
                 side.strategy = Some(Strategy { text: strategy.clone(), by: by.clone(), at: *at });

@@ -169,7 +169,7 @@ pub fn adjudicate(
         .collect();
     let days = count_turn(&working.days, &working.map, turns.iter().map(|(army, turn)| (army, turn)));
     for event in days.events {
-        emit(&mut working, CampaignEvent::Days { event }, &mut events);
+        emit(&mut working, CampaignEvent::Days(event), &mut events);
     }
 
     // 4. The new battles (seed 003 §3.1 "announce which armies are engaged", §4.1.2.3).
@@ -328,7 +328,7 @@ fn destruction_victory(state: &CampaignState) -> Vec<CampaignEvent> {
         return Vec::new();
     }
     army_destruction_victory(state.armies.values().map(|a| &a.army))
-        .map(|victory| CampaignEvent::Days { event: DaysEvent::RoundWon { victory } })
+        .map(|victory| CampaignEvent::Days(DaysEvent::RoundWon { victory }))
         .into_iter()
         .collect()
 }

@@ -157,6 +157,8 @@ pub enum CampaignCommand {
         /// Why.
         reason: String,
     },
+    /// A judge rolls dice the rules leave to the judge (docs/DICE.md "A judge's roll").
+    JudgeRoll(crate::dice::JudgeRoll),
 }
 
 /// An order for one army, as data.

@@ -53,6 +53,9 @@ pub fn decide(
     }
     match command {
         CampaignCommand::CreateCampaign { .. } => already_exists(),
+        CampaignCommand::JudgeRoll(roll) => {
+            Ok(vec![CampaignEvent::JudgeRolled(roll.roll(ctx, "coalition.campaign", false)?)])
+        }
         CampaignCommand::SetControllers { army, controllers } => {
             require_judge(ctx, "change an army's controllers")?;
             living(state, army)?;

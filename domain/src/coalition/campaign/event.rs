@@ -21,9 +21,10 @@ use crate::{
 
 /// A campaign event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type")]
 pub enum CampaignEvent {
     /// The round was set up (seed 003 §2.5).
+    #[serde(rename = "coalition.CampaignCreated")]
     CampaignCreated {
         /// Its name.
         name: String,
@@ -37,6 +38,7 @@ pub enum CampaignEvent {
         seed_commitment: String,
     },
     /// An army was put on the map (seed 003 §2.5.2.3).
+    #[serde(rename = "coalition.ArmyPlaced")]
     ArmyPlaced {
         /// The army.
         army: Army,
@@ -46,6 +48,7 @@ pub enum CampaignEvent {
         controllers: Vec<String>,
     },
     /// An army's controllers changed (seed 003 §5.2).
+    #[serde(rename = "coalition.ControllersSet")]
     ControllersSet {
         /// The army.
         army: String,
@@ -53,6 +56,7 @@ pub enum CampaignEvent {
         controllers: Vec<String>,
     },
     /// A turn opened (seed 003 §3.1).
+    #[serde(rename = "coalition.TurnOpened")]
     TurnOpened {
         /// Turn number, from 1.
         turn: u32,
@@ -60,6 +64,7 @@ pub enum CampaignEvent {
         deadline: DateTime<Utc>,
     },
     /// A player (or a judge re-posting a PM) posted orders.
+    #[serde(rename = "coalition.OrdersPosted")]
     OrdersPosted {
         /// The turn.
         turn: u32,
@@ -69,11 +74,13 @@ pub enum CampaignEvent {
         orders: Vec<PostedOrder>,
     },
     /// The turn was locked (seed 003 §3.1).
+    #[serde(rename = "coalition.TurnLocked")]
     TurnLocked {
         /// The turn.
         turn: u32,
     },
     /// A battle's result was applied to its armies (seed 003 §4.2.5).
+    #[serde(rename = "coalition.BattleResultApplied")]
     BattleResultApplied {
         /// The battle stream.
         battle: String,
@@ -83,6 +90,7 @@ pub enum CampaignEvent {
         losses: Vec<(String, Vec<u32>)>,
     },
     /// An army was killed (seed 003 §4.3.1) and removed from the map.
+    #[serde(rename = "coalition.ArmyKilledInCampaign")]
     ArmyKilled {
         /// The army.
         army: String,
@@ -92,6 +100,7 @@ pub enum CampaignEvent {
         rule: String,
     },
     /// A battle's loser was moved next to the battle (seed 003 §4.2.5).
+    #[serde(rename = "coalition.ArmyBumped")]
     ArmyBumped {
         /// The army.
         army: String,
@@ -105,6 +114,7 @@ pub enum CampaignEvent {
         draw: Option<Draw>,
     },
     /// Movement was adjudicated (seed 003 §3.2–3.3).
+    #[serde(rename = "coalition.MovementAdjudicated")]
     MovementAdjudicated {
         /// The turn.
         turn: u32,
@@ -119,12 +129,8 @@ pub enum CampaignEvent {
         /// Dice drawn for random routes and picks.
         draws: Vec<Draw>,
     },
-    /// Days, healing, sieges and victory (seed 003 §1.5, §1.7, §2.3).
-    Days {
-        /// What was decided.
-        event: DaysEvent,
-    },
     /// A battle was announced (seed 003 §3.1, §4.1.2.3).
+    #[serde(rename = "coalition.BattleAnnounced")]
     BattleAnnounced {
         /// The battle stream (`battle-…`).
         battle: String,
@@ -142,6 +148,7 @@ pub enum CampaignEvent {
         automatic: bool,
     },
     /// The turn's adjudication is complete.
+    #[serde(rename = "coalition.TurnAdjudicated")]
     TurnAdjudicated {
         /// The turn.
         turn: u32,
@@ -149,6 +156,7 @@ pub enum CampaignEvent {
         next_word: u64,
     },
     /// An army's troops were changed (seed 003 §2.3.2).
+    #[serde(rename = "coalition.TroopsChanged")]
     TroopsChanged {
         /// The army.
         army: String,
@@ -159,6 +167,7 @@ pub enum CampaignEvent {
     },
     /// An army gave troops away in a transfer (seed 003 §2.3.3, §3.2.4.3.4): it loses them in
     /// this update, before the turn's battles are announced.
+    #[serde(rename = "coalition.TroopsSent")]
     TroopsSent {
         /// The turn of the order.
         turn: u32,
@@ -178,6 +187,7 @@ pub enum CampaignEvent {
         rule: String,
     },
     /// An army received transferred troops (seed 003 §3.2.4.3).
+    #[serde(rename = "coalition.TroopsReceived")]
     TroopsReceived {
         /// The receiving army.
         army: String,
@@ -193,6 +203,7 @@ pub enum CampaignEvent {
         rule: String,
     },
     /// A transfer did nothing: no troops left either army (seed 003 §2.3.3, §3.2.4).
+    #[serde(rename = "coalition.TransferFailed")]
     TransferFailed {
         /// The turn of the order.
         turn: u32,
@@ -211,6 +222,7 @@ pub enum CampaignEvent {
     },
     /// Transferred troops were killed on their way: the receiver lost its battle, or was killed
     /// (seed 003 §2.3.3, §3.2.4.3.3).
+    #[serde(rename = "coalition.TransferredTroopsKilled")]
     TransferredTroopsKilled {
         /// The sending army.
         from: String,
@@ -226,6 +238,7 @@ pub enum CampaignEvent {
         rule: String,
     },
     /// A judge moved an army by a ruling (seed 003 §3.3.3).
+    #[serde(rename = "coalition.ArmyRuledOn")]
     ArmyRuledOn {
         /// The army.
         army: String,
@@ -236,6 +249,14 @@ pub enum CampaignEvent {
         /// The ruling.
         reason: String,
     },
+    /// A judge rolled (docs/DICE.md "A judge's roll").
+    #[serde(rename = "dice.JudgeRolled")]
+    JudgeRolled(crate::dice::JudgeRolled),
+    /// Days, healing, sieges and victory (seed 003 §1.5, §1.7, §2.3), under their own types
+    /// (`coalition.DayCounted` …). Untagged, so the payload is the days event itself, tagged by
+    /// its own type; it must stay the last variant.
+    #[serde(untagged)]
+    Days(DaysEvent),
 }
 
 /// When transferred troops reach the receiver (seed 003 §3.2.4.3).
@@ -252,28 +273,4 @@ pub enum Delivery {
     },
 }
 
-impl EventType for CampaignEvent {
-    fn event_type(&self) -> &'static str {
-        match self {
-            Self::CampaignCreated { .. } => "coalition.CampaignCreated",
-            Self::ArmyPlaced { .. } => "coalition.ArmyPlaced",
-            Self::ControllersSet { .. } => "coalition.ControllersSet",
-            Self::TurnOpened { .. } => "coalition.TurnOpened",
-            Self::OrdersPosted { .. } => "coalition.OrdersPosted",
-            Self::TurnLocked { .. } => "coalition.TurnLocked",
-            Self::BattleResultApplied { .. } => "coalition.BattleResultApplied",
-            Self::ArmyKilled { .. } => "coalition.ArmyKilledInCampaign",
-            Self::ArmyBumped { .. } => "coalition.ArmyBumped",
-            Self::MovementAdjudicated { .. } => "coalition.MovementAdjudicated",
-            Self::Days { event } => event.event_type(),
-            Self::BattleAnnounced { .. } => "coalition.BattleAnnounced",
-            Self::TurnAdjudicated { .. } => "coalition.TurnAdjudicated",
-            Self::ArmyRuledOn { .. } => "coalition.ArmyRuledOn",
-            Self::TroopsChanged { .. } => "coalition.TroopsChanged",
-            Self::TroopsSent { .. } => "coalition.TroopsSent",
-            Self::TroopsReceived { .. } => "coalition.TroopsReceived",
-            Self::TransferFailed { .. } => "coalition.TransferFailed",
-            Self::TransferredTroopsKilled { .. } => "coalition.TransferredTroopsKilled",
-        }
-    }
-}
+impl EventType for CampaignEvent {}

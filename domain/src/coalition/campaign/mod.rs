@@ -7,9 +7,11 @@ pub mod adjudicate;
 pub mod command;
 pub mod decide;
 pub mod event;
+pub mod ruleset;
 pub mod state;
 pub mod transfers;
 pub mod troops;
+pub mod view;
 
 pub use command::{ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignOptions, Start};
 pub use event::{CampaignEvent, Delivery};

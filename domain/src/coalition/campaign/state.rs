@@ -242,7 +242,7 @@ impl CampaignState {
                     }
                 }
             }
-            CampaignEvent::Days { event } => self.apply_days(event),
+            CampaignEvent::Days(event) => self.apply_days(event),
             CampaignEvent::TroopsChanged { army, troops, legend } => {
                 if let Some(state) = self.armies.get_mut(army) {
                     state.army.troops = troops.clone();
@@ -260,6 +260,7 @@ impl CampaignState {
                 let link = BattleLink { turn: *turn, square: *square, armies, automatic: *automatic, applied: false };
                 self.battles.insert(battle.clone(), link);
             }
+            CampaignEvent::JudgeRolled(rolled) => self.next_word = rolled.next_word,
             CampaignEvent::TurnAdjudicated { next_word, .. } => {
                 self.next_word = *next_word;
                 self.phase = TurnPhase::Closed;

@@ -14,9 +14,10 @@ use crate::EventType;
 
 /// An event of the days rules (seed 003 §1.5, §1.7, §2.3.1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type")]
 pub enum DaysEvent {
     /// An army counted a day in its portal, a base of its colors or a town (§1.5, §2.3.1).
+    #[serde(rename = "coalition.DayCounted")]
     DayCounted {
         /// The army.
         army: String,
@@ -28,6 +29,7 @@ pub enum DaysEvent {
         days: u32,
     },
     /// Troops an army lost during its count, stamped with the day in progress (§2.3.1).
+    #[serde(rename = "coalition.LossesRecorded")]
     LossesRecorded {
         /// The army.
         army: String,
@@ -39,6 +41,7 @@ pub enum DaysEvent {
         losses: Vec<u32>,
     },
     /// An army's day count ended: it moved, was defeated, or can no longer count there.
+    #[serde(rename = "coalition.DayCountReset")]
     DayCountReset {
         /// The army.
         army: String,
@@ -50,6 +53,7 @@ pub enum DaysEvent {
         reason: CountEnd,
     },
     /// An army healed lost troops (§2.3.1).
+    #[serde(rename = "coalition.ArmyHealed")]
     ArmyHealed {
         /// The army.
         army: String,
@@ -61,6 +65,7 @@ pub enum DaysEvent {
         lines: Vec<LineHealed>,
     },
     /// An army counted a day in an enemy base or portal (§1.7.1).
+    #[serde(rename = "coalition.SiegeDayCounted")]
     SiegeDayCounted {
         /// The besieging army.
         army: String,
@@ -72,6 +77,7 @@ pub enum DaysEvent {
         days: u32,
     },
     /// A siege ended without destroying the site.
+    #[serde(rename = "coalition.SiegeLifted")]
     SiegeLifted {
         /// The besieging army.
         army: String,
@@ -83,6 +89,7 @@ pub enum DaysEvent {
         reason: CountEnd,
     },
     /// An army held an enemy site a turn after counting 4 days there and destroyed it (§1.7.1).
+    #[serde(rename = "coalition.SiteDestroyed")]
     SiteDestroyed {
         /// The site's square.
         square: Square,
@@ -95,12 +102,14 @@ pub enum DaysEvent {
     },
     /// All of one team's win conditions are destroyed: `team` must now count 4 days in one of its
     /// own (§1.7.2).
+    #[serde(rename = "coalition.EndGameBegan")]
     EndGameBegan {
         /// The team that must count.
         team: Team,
     },
     /// An army counted a day towards winning the game in one of its team's win conditions
     /// (§1.7.2).
+    #[serde(rename = "coalition.WinConditionDayCounted")]
     WinConditionDayCounted {
         /// The army.
         army: String,
@@ -110,25 +119,11 @@ pub enum DaysEvent {
         days: u32,
     },
     /// A team won the round.
+    #[serde(rename = "coalition.RoundWon")]
     RoundWon {
         /// Who won, how, and by which rule.
         victory: Victory,
     },
 }
 
-impl EventType for DaysEvent {
-    fn event_type(&self) -> &'static str {
-        match self {
-            Self::DayCounted { .. } => "coalition.DayCounted",
-            Self::DayCountReset { .. } => "coalition.DayCountReset",
-            Self::LossesRecorded { .. } => "coalition.LossesRecorded",
-            Self::ArmyHealed { .. } => "coalition.ArmyHealed",
-            Self::SiegeDayCounted { .. } => "coalition.SiegeDayCounted",
-            Self::SiegeLifted { .. } => "coalition.SiegeLifted",
-            Self::SiteDestroyed { .. } => "coalition.SiteDestroyed",
-            Self::EndGameBegan { .. } => "coalition.EndGameBegan",
-            Self::WinConditionDayCounted { .. } => "coalition.WinConditionDayCounted",
-            Self::RoundWon { .. } => "coalition.RoundWon",
-        }
-    }
-}
+impl EventType for DaysEvent {}

@@ -3,6 +3,7 @@
 
 pub mod site;
 pub mod square;
+pub mod svg;
 pub mod terrain;
 
 use std::collections::BTreeMap;

@@ -290,4 +290,6 @@ pub enum WarmachineCommand {
         /// 64 hex digits.
         seed: String,
     },
+    /// A judge rolls dice the rules leave to the judge (docs/DICE.md "A judge's roll").
+    JudgeRoll(crate::dice::JudgeRoll),
 }

@@ -79,9 +79,10 @@ pub struct Moved {
 
 /// An event of a warmachine battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case", tag = "type")]
+#[serde(tag = "type")]
 pub enum WarmachineEvent {
     /// The battle opened.
+    #[serde(rename = "warmachine.BattleCreated")]
     BattleCreated {
         /// The table.
         table: Table,
@@ -93,6 +94,7 @@ pub enum WarmachineEvent {
         seed_commitment: String,
     },
     /// Entropy mixed into the dice.
+    #[serde(rename = "warmachine.EntropyContributed")]
     EntropyContributed {
         /// The text.
         entropy: String,
@@ -100,6 +102,7 @@ pub enum WarmachineEvent {
         by: String,
     },
     /// A player's turn began.
+    #[serde(rename = "warmachine.TurnStarted")]
     TurnStarted {
         /// Turn number, from 1 (each player's turn counts).
         turn: u32,
@@ -107,11 +110,13 @@ pub enum WarmachineEvent {
         player: String,
     },
     /// Markers that expire at the start of this turn were removed.
+    #[serde(rename = "warmachine.MarkersExpired")]
     MarkersExpired {
         /// (model, condition) pairs removed.
         removed: Vec<(String, Condition)>,
     },
     /// Maintenance phase step 1: focus or fury removed.
+    #[serde(rename = "warmachine.PointsRemoved")]
     PointsRemoved {
         /// The model.
         model: String,
@@ -123,6 +128,7 @@ pub enum WarmachineEvent {
         rule: String,
     },
     /// Maintenance phase step 2: a continuous effect checked (d6: 1–2 expires, herald's reading).
+    #[serde(rename = "warmachine.ContinuousEffectChecked")]
     ContinuousEffectChecked {
         /// The model.
         model: String,
@@ -139,6 +145,7 @@ pub enum WarmachineEvent {
         next_word: u64,
     },
     /// Control phase step 1: focus replenished to ARC.
+    #[serde(rename = "warmachine.FocusReplenished")]
     FocusReplenished {
         /// The model.
         model: String,
@@ -146,6 +153,7 @@ pub enum WarmachineEvent {
         focus: u8,
     },
     /// Control phase step 1: fury leeched.
+    #[serde(rename = "warmachine.FuryLeeched")]
     FuryLeeched {
         /// The warlock.
         warlock: String,
@@ -155,6 +163,7 @@ pub enum WarmachineEvent {
         fury: u8,
     },
     /// Control phase step 2: spirit bond.
+    #[serde(rename = "warmachine.SpiritBond")]
     SpiritBond {
         /// The warlock.
         warlock: String,
@@ -162,11 +171,13 @@ pub enum WarmachineEvent {
         fury: u8,
     },
     /// Control phase step 3: a warjack powered up.
+    #[serde(rename = "warmachine.PoweredUp")]
     PoweredUp {
         /// The warjack.
         warjack: String,
     },
     /// Control phase step 4: focus allocated.
+    #[serde(rename = "warmachine.FocusAllocated")]
     FocusAllocated {
         /// The warcaster.
         warcaster: String,
@@ -176,6 +187,7 @@ pub enum WarmachineEvent {
         focus: u8,
     },
     /// Control phase step 5: an upkeep spell paid for.
+    #[serde(rename = "warmachine.UpkeepPaid")]
     UpkeepPaid {
         /// The caster.
         caster: String,
@@ -183,6 +195,7 @@ pub enum WarmachineEvent {
         spell: String,
     },
     /// Control phase step 5: an upkeep spell not paid for expired.
+    #[serde(rename = "warmachine.UpkeepExpired")]
     UpkeepExpired {
         /// The caster.
         caster: String,
@@ -190,6 +203,7 @@ pub enum WarmachineEvent {
         spell: String,
     },
     /// Control phase step 6: a threshold check.
+    #[serde(rename = "warmachine.ThresholdChecked")]
     ThresholdChecked {
         /// The warbeast.
         warbeast: String,
@@ -205,6 +219,7 @@ pub enum WarmachineEvent {
         next_word: u64,
     },
     /// A model or unit activated.
+    #[serde(rename = "warmachine.Activated")]
     Activated {
         /// The model id or unit name.
         activation: String,
@@ -215,6 +230,7 @@ pub enum WarmachineEvent {
         required_charge: bool,
     },
     /// A model forfeited its normal movement.
+    #[serde(rename = "warmachine.MovementForfeited")]
     MovementForfeited {
         /// The model.
         model: String,
@@ -225,11 +241,13 @@ pub enum WarmachineEvent {
         rule: String,
     },
     /// A model aimed.
+    #[serde(rename = "warmachine.Aimed")]
     Aimed {
         /// The model.
         model: String,
     },
     /// A model advanced.
+    #[serde(rename = "warmachine.Advanced")]
     Advanced {
         /// The model.
         model: String,
@@ -248,6 +266,7 @@ pub enum WarmachineEvent {
         hazards: Vec<usize>,
     },
     /// A model charged.
+    #[serde(rename = "warmachine.Charged")]
     Charged {
         /// The model.
         model: String,
@@ -270,6 +289,7 @@ pub enum WarmachineEvent {
         cost: Cost,
     },
     /// The other troopers of a unit were placed.
+    #[serde(rename = "warmachine.TroopersPlaced")]
     TroopersPlaced {
         /// The unit.
         unit: String,
@@ -285,6 +305,7 @@ pub enum WarmachineEvent {
         forfeit_combat: Vec<String>,
     },
     /// An attack was resolved.
+    #[serde(rename = "warmachine.AttackResolved")]
     AttackResolved {
         /// The attacker.
         attacker: String,
@@ -313,6 +334,7 @@ pub enum WarmachineEvent {
     },
     /// A model that moved off an elevated surface onto one at least 1″ lower fell: knocked down,
     /// with its falling damage roll (seed 000 "Falling").
+    #[serde(rename = "warmachine.Fell")]
     Fell {
         /// The model.
         model: String,
@@ -326,6 +348,7 @@ pub enum WarmachineEvent {
         next_word: u64,
     },
     /// A model was destroyed and removed from the table.
+    #[serde(rename = "warmachine.ModelDestroyed")]
     ModelDestroyed {
         /// The model.
         model: String,
@@ -333,6 +356,7 @@ pub enum WarmachineEvent {
         cause: String,
     },
     /// A warcaster's warjacks became inert (seed 000 "Warjacks").
+    #[serde(rename = "warmachine.WarjacksInert")]
     WarjacksInert {
         /// The incapacitated warcaster.
         warcaster: String,
@@ -340,6 +364,7 @@ pub enum WarmachineEvent {
         warjacks: Vec<String>,
     },
     /// A pending triggered effect was resolved (or lapsed).
+    #[serde(rename = "warmachine.TriggerResolved")]
     TriggerResolved {
         /// The model.
         model: String,
@@ -353,6 +378,7 @@ pub enum WarmachineEvent {
         reason: String,
     },
     /// An "any time" special rule was used.
+    #[serde(rename = "warmachine.SpecialRuleUsed")]
     SpecialRuleUsed {
         /// The model.
         model: String,
@@ -363,6 +389,7 @@ pub enum WarmachineEvent {
         target: Option<String>,
     },
     /// A condition set or cleared by a judge or a rule.
+    #[serde(rename = "warmachine.ConditionChanged")]
     ConditionChanged {
         /// The model.
         model: String,
@@ -377,6 +404,7 @@ pub enum WarmachineEvent {
         reason: String,
     },
     /// A model was pushed, slammed or thrown.
+    #[serde(rename = "warmachine.Displaced")]
     Displaced {
         /// The model.
         model: String,
@@ -417,6 +445,7 @@ pub enum WarmachineEvent {
         next_word: u64,
     },
     /// An activation ended.
+    #[serde(rename = "warmachine.ActivationEnded")]
     ActivationEnded {
         /// The model id or unit name.
         activation: String,
@@ -424,6 +453,7 @@ pub enum WarmachineEvent {
         reason: String,
     },
     /// A turn ended.
+    #[serde(rename = "warmachine.TurnEnded")]
     TurnEnded {
         /// The turn.
         turn: u32,
@@ -431,6 +461,7 @@ pub enum WarmachineEvent {
         player: String,
     },
     /// The battle ended.
+    #[serde(rename = "warmachine.BattleEnded")]
     BattleEnded {
         /// The winner.
         #[serde(default)]
@@ -439,49 +470,16 @@ pub enum WarmachineEvent {
         reason: String,
     },
     /// The server seed, published.
+    #[serde(rename = "warmachine.SeedRevealed")]
     SeedRevealed {
         /// The seed.
         seed: String,
         /// The effective seed derived from it.
         effective_seed: String,
     },
+    /// A judge rolled (docs/DICE.md "A judge's roll").
+    #[serde(rename = "dice.JudgeRolled")]
+    JudgeRolled(crate::dice::JudgeRolled),
 }
 
-impl EventType for WarmachineEvent {
-    fn event_type(&self) -> &'static str {
-        match self {
-            Self::BattleCreated { .. } => "warmachine.BattleCreated",
-            Self::EntropyContributed { .. } => "warmachine.EntropyContributed",
-            Self::TurnStarted { .. } => "warmachine.TurnStarted",
-            Self::MarkersExpired { .. } => "warmachine.MarkersExpired",
-            Self::PointsRemoved { .. } => "warmachine.PointsRemoved",
-            Self::ContinuousEffectChecked { .. } => "warmachine.ContinuousEffectChecked",
-            Self::FocusReplenished { .. } => "warmachine.FocusReplenished",
-            Self::FuryLeeched { .. } => "warmachine.FuryLeeched",
-            Self::SpiritBond { .. } => "warmachine.SpiritBond",
-            Self::PoweredUp { .. } => "warmachine.PoweredUp",
-            Self::FocusAllocated { .. } => "warmachine.FocusAllocated",
-            Self::UpkeepPaid { .. } => "warmachine.UpkeepPaid",
-            Self::UpkeepExpired { .. } => "warmachine.UpkeepExpired",
-            Self::ThresholdChecked { .. } => "warmachine.ThresholdChecked",
-            Self::Activated { .. } => "warmachine.Activated",
-            Self::MovementForfeited { .. } => "warmachine.MovementForfeited",
-            Self::Aimed { .. } => "warmachine.Aimed",
-            Self::Advanced { .. } => "warmachine.Advanced",
-            Self::Charged { .. } => "warmachine.Charged",
-            Self::TroopersPlaced { .. } => "warmachine.TroopersPlaced",
-            Self::AttackResolved { .. } => "warmachine.AttackResolved",
-            Self::Fell { .. } => "warmachine.Fell",
-            Self::ModelDestroyed { .. } => "warmachine.ModelDestroyed",
-            Self::WarjacksInert { .. } => "warmachine.WarjacksInert",
-            Self::TriggerResolved { .. } => "warmachine.TriggerResolved",
-            Self::SpecialRuleUsed { .. } => "warmachine.SpecialRuleUsed",
-            Self::ConditionChanged { .. } => "warmachine.ConditionChanged",
-            Self::Displaced { .. } => "warmachine.Displaced",
-            Self::ActivationEnded { .. } => "warmachine.ActivationEnded",
-            Self::TurnEnded { .. } => "warmachine.TurnEnded",
-            Self::BattleEnded { .. } => "warmachine.BattleEnded",
-            Self::SeedRevealed { .. } => "warmachine.SeedRevealed",
-        }
-    }
-}
+impl EventType for WarmachineEvent {}

@@ -750,6 +750,7 @@ impl WarmachineState {
                 self.activation = None;
             }
             E::SeedRevealed { seed, .. } => self.revealed_seed = Some(seed.clone()),
+            E::JudgeRolled(rolled) => self.next_word = rolled.next_word,
         }
     }
 

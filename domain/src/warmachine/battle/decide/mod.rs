@@ -36,6 +36,9 @@ pub fn decide(
         C::CreateBattle { .. } => Err(refuse("already_exists", "this stream already holds a battle", SERVICE_RULES)),
         C::ContributeEntropy { entropy } => setup::contribute_entropy(state, entropy, ctx),
         C::RevealSeed { seed } => setup::reveal_seed(state, seed, ctx),
+        C::JudgeRoll(roll) => {
+            Ok(vec![WarmachineEvent::JudgeRolled(roll.roll(ctx, "warmachine", state.revealed_seed.is_some())?)])
+        }
         C::EndBattle { winner, reason } => setup::end_battle(state, winner.as_deref(), reason, ctx),
         C::SetCondition { model, condition, active, expires_at_start_of, reason } => {
             not_ended(state)?;

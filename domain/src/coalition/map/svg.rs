@@ -5,13 +5,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use herald_domain::coalition::{
+use crate::coalition::{
     army::{RankClass, Team},
     map::{Faction, Map, SiteKind, Square, Terrain},
     setup::rank_class_name,
 };
 
-use crate::xml::escape;
+use crate::svg::escape;
 
 /// Pixels per square.
 const CELL: u32 = 24;

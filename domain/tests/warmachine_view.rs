@@ -1,9 +1,10 @@
 //! The warmachine view of a battle folded from the decider's own events.
 #![allow(clippy::unwrap_used)] // a test that unwraps fails loudly, which is what it is for
 
-#[path = "warmachine_support.rs"]
+#[path = "warmachine_view_support.rs"]
 mod support;
 
+use herald_domain::warmachine::view::{ModelView, WarmachineView};
 use herald_domain::warmachine::{
     battle::{
         state::{Condition, Phase},
@@ -12,7 +13,6 @@ use herald_domain::warmachine::{
     model::{ModelType, WeaponKind},
 };
 use herald_domain::{Decider, EventType};
-use herald_projections::{warmachine_view::ModelView, WarmachineView};
 use support::*;
 
 fn model<'a>(view: &'a WarmachineView, id: &str) -> &'a ModelView {

@@ -1,28 +1,34 @@
 //! The battle read model: a coalition battle as a given reader may see it.
 
-use chrono::{DateTime, Utc};
-use herald_domain::{
+use crate::{
     coalition::{
         army::ArmySpec,
         battle::{
             command::Engagement,
             event::{BattleEvent, Casualties, PairWinner, SideBonuses, TieBreak},
             state::BattleStatus,
-            BattleState, SideId, Sides, TieRule,
+            BattleState, CoalitionBattle, SideId, Sides, TieRule,
         },
     },
     dice::Draw,
 };
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::redact::{tied_reason, Viewer};
+use crate::{coalition::battle::redact::tied_reason, viewer::Viewer};
 
 /// A battle as served by `GET /v1/battles/{id}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct BattleView {
+    /// The battle id (the stream name without `battle-`).
+    pub id: String,
     /// The stream, `battle-{uuid}`.
     pub stream: String,
+    /// Always `coalition`: which ruleset's view this is.
+    pub ruleset: String,
+    /// The rules version of the decider (`coalition-battle@1`).
+    pub rules: String,
     /// The stream version this view is folded to (also the `ETag`).
     pub version: u64,
     /// Where the battle stands.
@@ -126,12 +132,15 @@ impl BattleView {
         let sides =
             Sides::from_fn(|side| side_view(state, current, side, viewer, resolved.as_ref().map(|r| &r.bonuses)));
         for side in SideId::BOTH {
-            if state.sides.get(side).strategy.is_some() && !viewer.may_read_strategy(current, side) {
+            if state.sides.get(side).strategy.is_some() && !current.strategy_visible_to(viewer, side) {
                 hidden.push(format!("side {side} strategy (sealed until the battle is resolved)"));
             }
         }
         Self {
+            id: stream.strip_prefix("battle-").unwrap_or(stream).to_string(),
             stream: stream.to_string(),
+            ruleset: <CoalitionBattle as crate::ruleset::Ruleset>::ID.to_string(),
+            rules: <CoalitionBattle as crate::Decider>::RULES.to_string(),
             version,
             status: state.status,
             engagement: state.engagement,
@@ -154,7 +163,7 @@ impl BattleView {
 struct Resolution {
     bonuses: Sides<SideBonuses>,
     stratless: Vec<SideId>,
-    dice: Sides<Vec<herald_domain::coalition::battle::event::ModifiedDie>>,
+    dice: Sides<Vec<crate::coalition::battle::event::ModifiedDie>>,
     pairs: Vec<PairWinner>,
     pairs_won: Sides<u8>,
     tie_break: Option<TieBreak>,
@@ -242,7 +251,7 @@ fn side_view(
         troops_after,
         strategy_submitted: strategy.is_some(),
         strategy_submitted_at: strategy.map(|s| s.at),
-        strategy: strategy.filter(|_| viewer.may_read_strategy(current, side)).map(|s| s.text.clone()),
+        strategy: strategy.filter(|_| current.strategy_visible_to(viewer, side)).map(|s| s.text.clone()),
         strategy_bonus: match bonuses {
             Some(bonuses) => Some(bonuses.get(side).strategy),
             None if judge => side_state.strategy_bonus,

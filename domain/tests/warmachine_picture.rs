@@ -2,12 +2,12 @@
 //! its id, terrain by kind, melee and control ranges, conditions marked.
 #![allow(clippy::unwrap_used)] // a test that unwraps fails loudly, which is what it is for
 
-#[path = "warmachine_support.rs"]
+#[path = "warmachine_view_support.rs"]
 mod support;
 
 use herald_domain::warmachine::battle::{state::WarmachineState, Warmachine, WarmachineEvent};
+use herald_domain::warmachine::picture::table_svg;
 use herald_domain::Decider;
-use herald_projections::table_svg;
 use support::*;
 
 /// The parsed drawing (a parse failure fails the test with the parser's message).

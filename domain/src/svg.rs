@@ -1,4 +1,4 @@
-//! Text put into SVG documents.
+//! Text put into SVG documents (the pictures rulesets draw of their state).
 
 /// Escape text for XML content and attribute values.
 ///
@@ -6,7 +6,7 @@
 /// carriage return are replaced with U+FFFD: XML 1.0 forbids them even as character references,
 /// and ids, names and titles come from users, so one stray `\u{1}` would otherwise make the
 /// whole document unreadable to every XML parser.
-pub(crate) fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -6,7 +6,7 @@
 //! the domain's own functions ([`ModelState::boxes_left`], [`WarmachineState::engaging`], …), so
 //! the view never disagrees with what the decider will check.
 
-use herald_domain::{
+use crate::{
     warmachine::{
         battle::{
             command::PlayerSpec,
@@ -20,8 +20,6 @@ use herald_domain::{
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-
-use crate::catalog::WARMACHINE;
 
 /// A warmachine battle as served by `GET /v1/battles/{id}` (and `?at=<version>`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -230,7 +228,7 @@ impl WarmachineView {
             id: stream.strip_prefix("battle-").unwrap_or(stream).to_string(),
             stream: stream.to_string(),
             version,
-            ruleset: WARMACHINE.to_string(),
+            ruleset: <Warmachine as crate::ruleset::Ruleset>::ID.to_string(),
             rules: Warmachine::RULES.to_string(),
             phase: state.phase,
             turn: state.turn,

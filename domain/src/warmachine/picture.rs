@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use herald_domain::warmachine::{
+use crate::warmachine::{
     battle::{
         state::{Condition, ModelState, Phase},
         WarmachineState,
@@ -19,7 +19,7 @@ use herald_domain::warmachine::{
     table::{Shape, TerrainFeature, TerrainKind},
 };
 
-use crate::xml::escape;
+use crate::svg::escape;
 
 /// Pixels per inch.
 const PX: f64 = 16.0;

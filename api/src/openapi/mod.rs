@@ -1,0 +1,83 @@
+//! The OpenAPI 3.1 document, generated from the handlers' annotations and the ruleset registry.
+//!
+//! utoipa describes the routes; [`registry`] adds every registered ruleset's set-up, command,
+//! event and view schemas and points the shared battle routes at them; [`normalize`] makes the
+//! result a contract that common client generators take as it is (named, titled union variants
+//! with discriminators; no constructs they cannot read). `herald openapi` prints it;
+//! `openapi/openapi.json` is the committed copy, and a test fails when the two differ.
+
+mod normalize;
+mod registry;
+
+use utoipa::{
+    openapi::security::{Http, HttpAuthScheme, SecurityScheme},
+    Modify, OpenApi,
+};
+
+use crate::routes::{battles, campaigns, coalition_battles, events, health, rolls, rulesets, tokens};
+
+/// The API description.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Herald",
+        description = "An event-sourced referee service for tabletop wargame campaigns. Every action is an \
+event; every die is drawn from a committed, seeded ChaCha20 tape and recorded, so any battle can be \
+replayed and verified. Errors are RFC 9457 problem+json with a stable `code` and, for rule violations, \
+the `rule` they come from. See README.md and docs/ in the repository.",
+        license(name = "MIT OR Apache-2.0")
+    ),
+    paths(
+        rulesets::list_rulesets,
+        battles::create_battle, battles::list_battles, battles::get_battle, battles::get_picture,
+        battles::post_action, battles::contribute_entropy, battles::reveal_seed, battles::verify_battle,
+        battles::apply_tactical_result,
+        coalition_battles::submit_strategy, coalition_battles::get_strategy, coalition_battles::assign_strategy_bonus,
+        coalition_battles::resolve_battle, coalition_battles::override_casualties,
+        campaigns::create_campaign, campaigns::list_campaigns, campaigns::get_campaign, campaigns::get_map,
+        campaigns::get_map_svg, campaigns::list_armies, campaigns::list_orders, campaigns::post_orders,
+        campaigns::turn_report, campaigns::set_controllers, campaigns::open_turn, campaigns::rule_on_army, campaigns::change_troops,
+        campaigns::lock_turn, campaigns::adjudicate_turn,
+        events::all_events, events::stream_events, events::verify_stream, events::live_events, rolls::judge_roll,
+        tokens::create_token, tokens::whoami,
+        health::healthz, health::readyz, health::metrics,
+    ),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "rulesets", description = "The registered rulesets: ids, rules versions, schemas, docs"),
+        (name = "battles", description = "Battles of every registered ruleset: open, list, read, picture, actions, entropy, reveal, verify, tactical results"),
+        (name = "coalition battles", description = "Coalition battles decided by the Battle Judge (seed 003 §4.2): strategies, bonuses, resolution, casualties"),
+        (name = "campaigns", description = "Coalition campaign rounds: map, armies, turns, orders, adjudication (seed 003 ch. 1–3)"),
+        (name = "events", description = "The event log: streams, $all, live events, verification"),
+        (name = "auth", description = "Bearer tokens and roles"),
+        (name = "operations", description = "Health, readiness, metrics"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme("bearer", SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)));
+    }
+}
+
+/// The document as JSON: the routes' annotations, the registry's schemas, normalized.
+pub fn spec_value() -> serde_json::Value {
+    let mut document = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    registry::describe_rulesets(&mut document);
+    normalize::for_generators(&mut document);
+    document
+}
+
+/// The document, for Swagger UI.
+pub fn spec() -> utoipa::openapi::OpenApi {
+    serde_json::from_value(spec_value()).unwrap_or_else(|_| ApiDoc::openapi())
+}
+
+/// The document as pretty JSON, exactly as committed in `openapi/openapi.json`.
+pub fn spec_json() -> String {
+    serde_json::to_string_pretty(&spec_value()).unwrap_or_else(|error| format!("{{\"error\": \"{error}\"}}"))
+}

@@ -1,0 +1,109 @@
+//! The registered rulesets in the OpenAPI document: their schemas, and the shared battle routes
+//! pointed at them, so a client generator sees every ruleset's set-up, commands, events and view
+//! as typed unions rather than free-form objects.
+
+use herald_domain::{registry, AnyRuleset, StreamKind};
+use serde_json::{json, Map, Value};
+
+/// The component name of a create request of `ruleset` (`CreateCoalitionBattle`).
+fn create_name(ruleset: &dyn AnyRuleset) -> String {
+    let id: String = ruleset.id().split('-').map(pascal).collect();
+    format!("Create{id}{}", pascal(ruleset.kind().prefix()))
+}
+
+/// `zone` → `Zone`.
+pub fn pascal(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+fn reference(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+/// Add every registered ruleset's schemas to `document` and describe the routes that take or
+/// give them.
+pub fn describe_rulesets(document: &mut Value) {
+    let mut creates: Vec<(StreamKind, String, String)> = Vec::new();
+    let mut commands = Vec::new();
+    let mut events = Vec::new();
+    let mut views = Vec::new();
+    for ruleset in registry::all() {
+        let schemas = ruleset.schemas();
+        for part in [&schemas.setup, &schemas.command, &schemas.event, &schemas.view] {
+            for (name, schema) in &part.components {
+                let value = serde_json::to_value(schema).unwrap_or_default();
+                document["components"]["schemas"][name] = value;
+            }
+        }
+        let create = create_name(ruleset);
+        document["components"]["schemas"][&create] = create_schema(ruleset, &schemas.setup.name);
+        creates.push((ruleset.kind(), ruleset.id().to_string(), create));
+        events.push(schemas.event.name.clone());
+        if ruleset.kind() == StreamKind::Battle {
+            commands.push(schemas.command.name.clone());
+            views.push((ruleset.id().to_string(), schemas.view.name.clone()));
+        }
+    }
+    for (kind, path) in [(StreamKind::Battle, "/v1/battles"), (StreamKind::Campaign, "/v1/campaigns")] {
+        let of_kind: Vec<(String, String)> =
+            creates.iter().filter(|(k, ..)| *k == kind).map(|(_, id, name)| (id.clone(), name.clone())).collect();
+        let body = discriminated(&of_kind, "ruleset");
+        document["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"] = body;
+    }
+    let actions = json!({"oneOf": commands.iter().map(|name| reference(name)).collect::<Vec<_>>()});
+    document["paths"]["/v1/battles/{battle_id}/actions"]["post"]["requestBody"]["content"]["application/json"]
+        ["schema"] = actions;
+    document["paths"]["/v1/battles/{battle_id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"] =
+        discriminated(&views, "ruleset");
+    for (id, view) in &views {
+        // The view's `ruleset` is what tells a client which view it holds.
+        document["components"]["schemas"][view]["properties"]["ruleset"] = json!({"type": "string", "enum": [id]});
+    }
+    // Every event payload is one of the registered rulesets' events; `normalize` flattens these
+    // unions into one, discriminated by `type`.
+    document["components"]["schemas"]["EventView"]["properties"]["data"] =
+        json!({"oneOf": events.iter().map(|name| reference(name)).collect::<Vec<_>>()});
+    remove_placeholders(document);
+}
+
+/// A create request of `ruleset`: its set-up, plus the `ruleset` that picks it and the `seed`.
+fn create_schema(ruleset: &dyn AnyRuleset, setup: &str) -> Value {
+    let kind = ruleset.kind().prefix();
+    json!({
+        "title": create_name(ruleset),
+        "description": format!("Open a {} {kind} ({}; {}).", ruleset.id(), ruleset.source(), ruleset.docs()),
+        "allOf": [
+            reference(setup),
+            {
+                "type": "object",
+                "required": ["ruleset"],
+                "properties": {
+                    "ruleset": {"type": "string", "enum": [ruleset.id()], "description": "Which rules the stream is played by."},
+                    "seed": {"type": ["string", "null"], "pattern": "^[0-9a-fA-F]{64}$",
+                             "description": "A server seed (64 hex digits) for tests and tournaments that want it public later; drawn from the OS when absent. Sealed until revealed either way."}
+                }
+            }
+        ]
+    })
+}
+
+/// A `oneOf` of `variants` (`(tag, component)`), discriminated by `property`.
+fn discriminated(variants: &[(String, String)], property: &str) -> Value {
+    let mapping: Map<String, Value> = variants
+        .iter()
+        .map(|(tag, name)| (tag.clone(), Value::String(format!("#/components/schemas/{name}"))))
+        .collect();
+    json!({
+        "oneOf": variants.iter().map(|(_, name)| reference(name)).collect::<Vec<_>>(),
+        "discriminator": {"propertyName": property, "mapping": mapping}
+    })
+}
+
+/// The request types the routes name only to be replaced above.
+fn remove_placeholders(document: &mut Value) {
+    if let Some(schemas) = document["components"]["schemas"].as_object_mut() {
+        schemas.remove("CreateBattleRequest");
+        schemas.remove("CreateCampaignRequest");
+    }
+}

@@ -1,0 +1,109 @@
+//! The coalition campaign as a registered ruleset: the strategic layer of seed 003, one stream
+//! per round, with orders sent privately hidden from the other team until the lock.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::{
+    view::{markers, redact_campaign_event, CampaignView},
+    ArmyEntry, CampaignCommand, CampaignOptions, CampaignState, CoalitionCampaign, TurnPhase,
+};
+use crate::{
+    coalition::{
+        map::{svg, Map},
+        setup::Player,
+    },
+    dice::JudgeRoll,
+    ruleset::{Ruleset, StreamKind, Summary},
+    viewer::Viewer,
+    Actor, RuleError,
+};
+
+/// What a campaign round is set up with (seed 003 §2.5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignSetup {
+    /// The round's name.
+    pub name: String,
+    /// The map: bounds (default 14 × 38), terrain, and the sites keyed by square.
+    #[serde(default)]
+    pub map: Map,
+    /// The players with team, rank and factions.
+    #[serde(default)]
+    pub players: Vec<Player>,
+    /// The armies, their controllers and where they start.
+    pub armies: Vec<ArmyEntry>,
+    /// Options (army and site counts can be relaxed for small rounds).
+    #[serde(default)]
+    pub options: CampaignOptions,
+}
+
+impl Ruleset for CoalitionCampaign {
+    const ID: &'static str = "coalition";
+    const KIND: StreamKind = StreamKind::Campaign;
+    const TITLE: &'static str = "The Coalition Wargame: a campaign round";
+    const SOURCE: &'static str = "seed 003";
+    const DOCS: &'static str = "docs/rulesets/coalition-campaign.md";
+    const CODE_PREFIX: &'static str = "coalition.campaign";
+    const PICTURE: Option<&'static str> = Some("map.svg");
+    const SERVICE_COMMANDS: &'static [&'static str] = &["create_campaign", "adjudicate_turn"];
+
+    type Setup = CampaignSetup;
+    type View = CampaignView;
+
+    fn set_up(setup: CampaignSetup, seed_commitment: String) -> CampaignCommand {
+        CampaignCommand::CreateCampaign {
+            name: setup.name,
+            map: setup.map,
+            players: setup.players,
+            armies: setup.armies,
+            options: setup.options,
+            seed_commitment,
+        }
+    }
+
+    /// A round is set up by its judges (seed 003 §2.5).
+    fn may_set_up(actor: &Actor) -> Result<(), RuleError> {
+        if actor.is_judge() {
+            Ok(())
+        } else {
+            Err(RuleError::forbidden(
+                "coalition.campaign.not_a_judge",
+                "only a judge or an admin may set up a round",
+                "seed 003 §2.5",
+            ))
+        }
+    }
+
+    fn view(stream: &str, version: u64, state: &CampaignState, _: &CampaignState, _: &Viewer) -> CampaignView {
+        CampaignView::new(stream, version, state)
+    }
+
+    fn redact_event(event: &mut Value, current: &CampaignState, viewer: &Viewer) {
+        redact_campaign_event(event, current, viewer);
+    }
+
+    fn summary(state: &CampaignState) -> Summary {
+        Summary {
+            status: match state.phase {
+                TurnPhase::Closed => "closed",
+                TurnPhase::Open { .. } => "open",
+                TurnPhase::Locked { .. } => "locked",
+            }
+            .to_string(),
+            ended: state.victory.is_some(),
+            turn: Some(state.turn),
+            participants: state.players.iter().map(|player| player.name.clone()).collect(),
+            winner: state.victory.as_ref().map(|victory| format!("{:?}", victory.team).to_lowercase()),
+        }
+    }
+
+    fn picture(_: &str, _: u64, state: &CampaignState, _: &Viewer) -> Option<String> {
+        Some(svg::render(&format!("{} (turn {})", state.name, state.turn), &state.map, &markers(state)))
+    }
+
+    fn judge_roll(roll: JudgeRoll) -> CampaignCommand {
+        CampaignCommand::JudgeRoll(roll)
+    }
+}

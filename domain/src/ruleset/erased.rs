@@ -1,0 +1,327 @@
+//! The type-erased face of a ruleset: JSON commands in, JSON events out, state behind `dyn`.
+//!
+//! The typed core stays typed: a ruleset implements [`Ruleset`] with its own command, event,
+//! state and view types, and [`Registered`] wraps it into an [`AnyRuleset`] by a blanket
+//! implementation, the way `erased-serde` puts a `dyn` face on serde's generic traits. The
+//! service, the read models and replay verification only ever hold `&dyn AnyRuleset` and
+//! [`AnyState`].
+
+use std::{any::Any, fmt, marker::PhantomData, sync::Arc};
+
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::{
+    openapi::{RefOr, Schema},
+    PartialSchema, ToSchema,
+};
+
+use super::{Ruleset, StreamKind, Summary, TacticalOutcome, EVENT_SCHEMA};
+use crate::{dice::JudgeRoll, viewer::Viewer, Actor, Context, DiceCursor, RuleError};
+
+/// Folded state of one stream, of whichever ruleset.
+pub trait AnyState: Any + Send + Sync + fmt::Debug {
+    /// The state as `Any`, to downcast to the ruleset's own type.
+    fn as_any(&self) -> &dyn Any;
+    /// The state as `Any`, mutably.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// A copy, to fold on while readers keep the old one.
+    fn clone_arc(&self) -> Arc<dyn AnyState>;
+    /// Whether `other` is the same state (a rebuilt read model equals the live one).
+    fn same_as(&self, other: &dyn AnyState) -> bool;
+}
+
+impl<T: Any + Send + Sync + fmt::Debug + Clone + PartialEq> AnyState for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn clone_arc(&self) -> Arc<dyn AnyState> {
+        Arc::new(self.clone())
+    }
+
+    fn same_as(&self, other: &dyn AnyState) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+}
+
+/// Why a command was not decided.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Refusal {
+    /// The command is not one of the ruleset's commands, or not well formed (400).
+    #[error("{0}")]
+    Malformed(String),
+    /// The rules refuse it (422, or 403 when the actor lacks the authority).
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+}
+
+/// A named schema and every schema it refers to, for the OpenAPI document.
+#[derive(Clone)]
+pub struct SchemaComponents {
+    /// The component name of the schema itself.
+    pub name: String,
+    /// The schema and its dependencies, by component name.
+    pub components: Vec<(String, RefOr<Schema>)>,
+}
+
+impl SchemaComponents {
+    /// The components of `T`.
+    pub fn of<T: ToSchema>() -> Self {
+        let name = T::name().to_string();
+        let mut components = vec![(name.clone(), <T as PartialSchema>::schema())];
+        T::schemas(&mut components);
+        Self { name, components }
+    }
+}
+
+/// The schemas a ruleset contributes to the OpenAPI document.
+#[derive(Clone)]
+pub struct RulesetSchemas {
+    /// The set-up body.
+    pub setup: SchemaComponents,
+    /// Its commands (a union tagged by `type`).
+    pub command: SchemaComponents,
+    /// Its events (a union tagged by `type`).
+    pub event: SchemaComponents,
+    /// Its view.
+    pub view: SchemaComponents,
+}
+
+/// A ruleset as the service sees it.
+pub trait AnyRuleset: Send + Sync {
+    /// How clients name it (`coalition`).
+    fn id(&self) -> &'static str;
+    /// Its rules and version as recorded in every event (`coalition-battle@1`).
+    fn rules(&self) -> &'static str;
+    /// The kind of stream it keeps.
+    fn kind(&self) -> StreamKind;
+    /// Its name for people.
+    fn title(&self) -> &'static str;
+    /// Where its rules come from (`seed 000`).
+    fn source(&self) -> &'static str;
+    /// Its documentation, relative to the repository root.
+    fn docs(&self) -> &'static str;
+    /// Its error-code namespace.
+    fn code_prefix(&self) -> &'static str;
+    /// The file name of its picture, if it draws one.
+    fn picture_name(&self) -> Option<&'static str>;
+    /// Whether a campaign battle can be fought out under it.
+    fn tactical(&self) -> bool;
+
+    /// The state of a stream with no events.
+    fn new_state(&self) -> Arc<dyn AnyState>;
+    /// Apply one stored event (`event_type` and `schema` from its envelope; older schemas are
+    /// upcast first). An event that does not decode leaves the state as it was.
+    fn evolve(&self, state: &mut dyn AnyState, event_type: &str, schema: u32, data: &Value) -> Result<(), String>;
+    /// The payload as the current schema has it (older schemas upcast).
+    fn upcast(&self, event_type: &str, schema: u32, data: &Value) -> Value;
+    /// Decide a command (the ruleset's command JSON, tagged by `type`); returns event payloads,
+    /// each tagged by its `type`.
+    fn decide(&self, state: &dyn AnyState, command: &Value, ctx: &mut Context) -> Result<Vec<Value>, Refusal>;
+    /// The stream's dice cursor.
+    fn dice(&self, state: &dyn AnyState) -> Option<DiceCursor>;
+
+    /// Parse a set-up body and make the command that opens the stream.
+    fn set_up(&self, setup: Value, seed_commitment: String) -> Result<Value, Refusal>;
+    /// Whether `actor` may open a stream.
+    fn may_set_up(&self, actor: &Actor) -> Result<(), RuleError>;
+    /// Whether `command` may be sent to `POST …/actions` (its `type` is not a service command).
+    fn is_action(&self, command: &Value) -> bool;
+    /// The command that reveals the seed.
+    fn reveal_seed(&self, seed_hex: String) -> Option<Value>;
+    /// The command that contributes entropy.
+    fn contribute_entropy(&self, entropy: String) -> Option<Value>;
+    /// The command that rolls for a judge.
+    fn judge_roll(&self, roll: JudgeRoll) -> Value;
+
+    /// The view of `state` (at `version`) for `viewer`, `current` deciding what is public now.
+    fn view(
+        &self,
+        stream: &str,
+        version: u64,
+        state: &dyn AnyState,
+        current: &dyn AnyState,
+        viewer: &Viewer,
+    ) -> Result<Value, String>;
+    /// Hide from an event payload what `viewer` may not see.
+    fn redact_event(&self, event: &mut Value, current: &dyn AnyState, viewer: &Viewer);
+    /// Its listing line.
+    fn summary(&self, state: &dyn AnyState) -> Option<Summary>;
+    /// Its picture for `viewer`.
+    fn picture(&self, stream: &str, version: u64, state: &dyn AnyState, viewer: &Viewer) -> Option<String>;
+    /// How a tactical battle ended.
+    fn outcome(&self, state: &dyn AnyState) -> Option<TacticalOutcome>;
+    /// Its schemas for the OpenAPI document.
+    fn schemas(&self) -> RulesetSchemas;
+}
+
+/// A [`Ruleset`] behind the [`AnyRuleset`] face. `Registered::<CoalitionBattle>::NEW` is what the
+/// registry lists.
+pub struct Registered<R>(PhantomData<fn() -> R>);
+
+impl<R> Registered<R> {
+    /// The registration.
+    pub const NEW: Self = Self(PhantomData);
+}
+
+fn typed<R: Ruleset>(state: &dyn AnyState) -> Option<&R::State>
+where
+    R::State: 'static,
+{
+    state.as_any().downcast_ref::<R::State>()
+}
+
+fn to_value(value: &impl Serialize) -> Result<Value, String> {
+    serde_json::to_value(value).map_err(|error| error.to_string())
+}
+
+impl<R> AnyRuleset for Registered<R>
+where
+    R: Ruleset,
+    R::State: Send + Sync + fmt::Debug + PartialEq + 'static,
+{
+    fn id(&self) -> &'static str {
+        R::ID
+    }
+
+    fn rules(&self) -> &'static str {
+        R::RULES
+    }
+
+    fn kind(&self) -> StreamKind {
+        R::KIND
+    }
+
+    fn title(&self) -> &'static str {
+        R::TITLE
+    }
+
+    fn source(&self) -> &'static str {
+        R::SOURCE
+    }
+
+    fn docs(&self) -> &'static str {
+        R::DOCS
+    }
+
+    fn code_prefix(&self) -> &'static str {
+        R::CODE_PREFIX
+    }
+
+    fn picture_name(&self) -> Option<&'static str> {
+        R::PICTURE
+    }
+
+    fn tactical(&self) -> bool {
+        R::outcome(&R::State::default()).is_some()
+    }
+
+    fn new_state(&self) -> Arc<dyn AnyState> {
+        Arc::new(R::State::default())
+    }
+
+    fn evolve(&self, state: &mut dyn AnyState, event_type: &str, schema: u32, data: &Value) -> Result<(), String> {
+        let state = state
+            .as_any_mut()
+            .downcast_mut::<R::State>()
+            .ok_or_else(|| format!("the state is not a {} state", R::ID))?;
+        let event: R::Event = if schema < EVENT_SCHEMA {
+            serde::Deserialize::deserialize(&R::upcast(event_type, schema, data))
+        } else {
+            serde::Deserialize::deserialize(data)
+        }
+        .map_err(|error| error.to_string())?;
+        R::evolve(state, &event);
+        Ok(())
+    }
+
+    fn upcast(&self, event_type: &str, schema: u32, data: &Value) -> Value {
+        if schema < EVENT_SCHEMA {
+            R::upcast(event_type, schema, data)
+        } else {
+            data.clone()
+        }
+    }
+
+    fn decide(&self, state: &dyn AnyState, command: &Value, ctx: &mut Context) -> Result<Vec<Value>, Refusal> {
+        let state = typed::<R>(state).ok_or_else(|| Refusal::Malformed(format!("not a {} stream", R::ID)))?;
+        let command: R::Command = serde::Deserialize::deserialize(command)
+            .map_err(|error| Refusal::Malformed(format!("not a {} command: {error}", R::ID)))?;
+        let events = R::decide(state, &command, ctx)?;
+        events.iter().map(|event| to_value(event).map_err(Refusal::Malformed)).collect()
+    }
+
+    fn dice(&self, state: &dyn AnyState) -> Option<DiceCursor> {
+        typed::<R>(state).and_then(R::dice)
+    }
+
+    fn set_up(&self, setup: Value, seed_commitment: String) -> Result<Value, Refusal> {
+        let setup: R::Setup = serde::Deserialize::deserialize(&setup)
+            .map_err(|error| Refusal::Malformed(format!("not a {} set-up: {error}", R::ID)))?;
+        to_value(&R::set_up(setup, seed_commitment)).map_err(Refusal::Malformed)
+    }
+
+    fn may_set_up(&self, actor: &Actor) -> Result<(), RuleError> {
+        R::may_set_up(actor)
+    }
+
+    fn is_action(&self, command: &Value) -> bool {
+        command.get("type").and_then(Value::as_str).is_some_and(|kind| !R::SERVICE_COMMANDS.contains(&kind))
+    }
+
+    fn reveal_seed(&self, seed_hex: String) -> Option<Value> {
+        R::reveal_seed(seed_hex).and_then(|command| to_value(&command).ok())
+    }
+
+    fn contribute_entropy(&self, entropy: String) -> Option<Value> {
+        R::contribute_entropy(entropy).and_then(|command| to_value(&command).ok())
+    }
+
+    fn judge_roll(&self, roll: JudgeRoll) -> Value {
+        to_value(&R::judge_roll(roll)).unwrap_or(Value::Null)
+    }
+
+    fn view(
+        &self,
+        stream: &str,
+        version: u64,
+        state: &dyn AnyState,
+        current: &dyn AnyState,
+        viewer: &Viewer,
+    ) -> Result<Value, String> {
+        let (Some(state), Some(current)) = (typed::<R>(state), typed::<R>(current)) else {
+            return Err(format!("not a {} stream", R::ID));
+        };
+        to_value(&R::view(stream, version, state, current, viewer))
+    }
+
+    fn redact_event(&self, event: &mut Value, current: &dyn AnyState, viewer: &Viewer) {
+        let fallback = R::State::default();
+        R::redact_event(event, typed::<R>(current).unwrap_or(&fallback), viewer);
+    }
+
+    fn summary(&self, state: &dyn AnyState) -> Option<Summary> {
+        typed::<R>(state).map(R::summary)
+    }
+
+    fn picture(&self, stream: &str, version: u64, state: &dyn AnyState, viewer: &Viewer) -> Option<String> {
+        typed::<R>(state).and_then(|state| R::picture(stream, version, state, viewer))
+    }
+
+    fn outcome(&self, state: &dyn AnyState) -> Option<TacticalOutcome> {
+        typed::<R>(state).and_then(R::outcome)
+    }
+
+    fn schemas(&self) -> RulesetSchemas {
+        RulesetSchemas {
+            setup: SchemaComponents::of::<R::Setup>(),
+            command: SchemaComponents::of::<R::Command>(),
+            event: SchemaComponents::of::<R::Event>(),
+            view: SchemaComponents::of::<R::View>(),
+        }
+    }
+}
