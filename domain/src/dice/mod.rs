@@ -3,9 +3,11 @@
 
 pub mod expr;
 pub mod judge;
+pub mod sealed;
 pub mod seed;
 pub mod tape;
 
 pub use expr::{DiceExpr, DieSource, ExprError, RollOptions, RollOutcome, RolledDie};
-pub use judge::{JudgeRoll, JudgeRolled};
+pub use judge::{Halving, JudgeRoll, JudgeRolled};
+pub use sealed::{EntropyContributed, SealedDice, SeedRevealed};
 pub use tape::{die_from_word, DiceTape, Draw};

@@ -1,0 +1,164 @@
+//! The dice every ruleset's stream shares: a sealed seed committed in the stream's first event,
+//! participants' entropy mixed in before the first roll, the tape position after each roll, the
+//! seed revealed when the rules say so, and a judge's rolls (DESIGN.md "Dice that anyone can
+//! check", docs/DICE.md).
+//!
+//! A ruleset keeps a [`SealedDice`] in its state and wraps the shared payloads below in its own
+//! event variants (`#[serde(rename = "dice.SeedRevealed")] SeedRevealed(SeedRevealed)`), so the
+//! rules for entropy, reveals and judge's rolls are written once and read the same in every
+//! stream.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{judge::JudgeRolled, seed, JudgeRoll};
+use crate::{Context, DiceCursor, Role, RuleError};
+
+/// Where Herald's own dice rules are written down.
+pub const DICE_RULES: &str = "herald: docs/DICE.md";
+
+/// The longest entropy contribution, in characters.
+pub const MAX_ENTROPY_CHARS: usize = 1024;
+
+/// Entropy a participant mixed into the dice before the first roll.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct EntropyContributed {
+    /// The text contributed; its SHA-256 enters the effective seed.
+    pub entropy: String,
+    /// Who contributed it.
+    pub by: String,
+}
+
+/// The server seed, published: anyone can now recompute every die drawn so far.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeedRevealed {
+    /// The server seed, 64 hex digits; its SHA-256 is the commitment in the first event.
+    pub seed: String,
+    /// The effective seed the tape was keyed with (docs/DICE.md "Effective seed").
+    pub effective_seed: String,
+}
+
+/// The dice state of one stream.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SealedDice {
+    /// `sha256(server seed)`, hex, from the stream's first event.
+    pub seed_commitment: Option<String>,
+    /// Entropy contributed by participants, in order.
+    pub contributions: Vec<String>,
+    /// Index of the tape's next output word.
+    pub next_word: u64,
+    /// The server seed, once revealed.
+    pub revealed_seed: Option<String>,
+}
+
+impl SealedDice {
+    /// The dice of a stream opened with `seed_commitment`.
+    pub fn committed(seed_commitment: &str) -> Self {
+        Self { seed_commitment: Some(seed_commitment.to_string()), ..Self::default() }
+    }
+
+    /// Whether any die has been drawn.
+    pub fn rolled(&self) -> bool {
+        self.next_word > 0
+    }
+
+    /// The cursor the service keys the tape from; `reveal_due` when the rules now want the seed
+    /// public (the battle ended).
+    pub fn cursor(&self, reveal_due: bool) -> Option<DiceCursor> {
+        let commitment = seed::parse_hex32(self.seed_commitment.as_deref()?)?;
+        Some(DiceCursor {
+            commitment,
+            contributions: self.contributions.clone(),
+            next_word: self.next_word,
+            reveal_due: reveal_due && self.revealed_seed.is_none(),
+            revealed: self.revealed_seed.as_deref().and_then(seed::parse_hex32),
+        })
+    }
+
+    /// A participant (`participant` says whether the actor is one; judges always are) mixes
+    /// entropy in, before the first die: after it, a contribution could be chosen to steer dice.
+    pub fn contribute(
+        &self,
+        entropy: &str,
+        participant: bool,
+        ctx: &Context,
+        code_prefix: &str,
+    ) -> Result<EntropyContributed, RuleError> {
+        if !(participant || ctx.actor.is_judge()) {
+            return Err(RuleError::forbidden(
+                format!("{code_prefix}.not_participant"),
+                "only the participants and judges may contribute entropy",
+                DICE_RULES,
+            ));
+        }
+        if self.rolled() || self.revealed_seed.is_some() {
+            return Err(RuleError::new(
+                format!("{code_prefix}.entropy_after_first_roll"),
+                "entropy can only be contributed before the first die is rolled",
+                DICE_RULES,
+            ));
+        }
+        if entropy.is_empty() || entropy.chars().count() > MAX_ENTROPY_CHARS {
+            return Err(RuleError::new(
+                format!("{code_prefix}.entropy_size"),
+                format!("entropy is 1 to {MAX_ENTROPY_CHARS} characters"),
+                DICE_RULES,
+            ));
+        }
+        Ok(EntropyContributed { entropy: entropy.to_string(), by: ctx.actor.id.clone() })
+    }
+
+    /// A judge, or the service when the rules say so, publishes the seed; it must match the
+    /// commitment.
+    pub fn reveal(&self, seed_hex: &str, ctx: &Context, code_prefix: &str) -> Result<SeedRevealed, RuleError> {
+        if !matches!(ctx.actor.role, Role::Judge | Role::Admin | Role::System) {
+            return Err(RuleError::forbidden(
+                format!("{code_prefix}.not_a_judge"),
+                "only a judge or the service may reveal the seed",
+                DICE_RULES,
+            ));
+        }
+        if self.revealed_seed.is_some() {
+            return Err(RuleError::new(
+                format!("{code_prefix}.seed_already_revealed"),
+                "the seed has already been revealed",
+                DICE_RULES,
+            ));
+        }
+        let parsed = (seed_hex.len() == 64).then(|| seed::parse_hex32(seed_hex)).flatten().ok_or_else(|| {
+            RuleError::new(format!("{code_prefix}.seed_malformed"), "a seed is 64 hexadecimal digits", DICE_RULES)
+        })?;
+        let committed = self.seed_commitment.as_deref().and_then(seed::parse_hex32);
+        if committed != Some(seed::commitment(&parsed)) {
+            return Err(RuleError::new(
+                format!("{code_prefix}.seed_mismatch"),
+                "this seed does not match the published commitment",
+                DICE_RULES,
+            ));
+        }
+        Ok(SeedRevealed {
+            seed: hex::encode(parsed),
+            effective_seed: hex::encode(seed::effective_seed(&parsed, &ctx.stream, &self.contributions)),
+        })
+    }
+
+    /// A judge's roll on this stream (docs/DICE.md "A judge's roll").
+    pub fn judge_roll(&self, roll: &JudgeRoll, ctx: &mut Context, code_prefix: &str) -> Result<JudgeRolled, RuleError> {
+        roll.roll(ctx, code_prefix, self.revealed_seed.is_some())
+    }
+
+    /// Apply a contribution.
+    pub fn contributed(&mut self, event: &EntropyContributed) {
+        self.contributions.push(event.entropy.clone());
+    }
+
+    /// Apply a reveal.
+    pub fn revealed(&mut self, event: &SeedRevealed) {
+        self.revealed_seed = Some(event.seed.clone());
+    }
+
+    /// Move the tape to `next_word` (recorded in every event that drew dice).
+    pub fn advance(&mut self, next_word: u64) {
+        self.next_word = self.next_word.max(next_word);
+    }
+}
