@@ -36,3 +36,74 @@ fn every_operation_documents_its_responses_and_the_spec_is_openapi_3_1() {
         }
     }
 }
+
+/// Every node of the document, with its JSON pointer.
+fn walk<'a>(value: &'a serde_json::Value, pointer: String, out: &mut Vec<(String, &'a serde_json::Value)>) {
+    out.push((pointer.clone(), value));
+    match value {
+        serde_json::Value::Object(object) => {
+            for (key, inner) in object {
+                walk(inner, format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")), out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                walk(inner, format!("{pointer}/{index}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn tagged_unions_name_their_variants_and_carry_a_discriminator_for_client_generators() {
+    let spec: serde_json::Value = serde_json::from_str(&herald_api::openapi::spec_json()).expect("JSON");
+    let schemas = spec["components"]["schemas"].as_object().expect("schemas");
+    let mut nodes = Vec::new();
+    walk(&spec, String::new(), &mut nodes);
+    for (pointer, node) in &nodes {
+        assert!(node.get("prefixItems").is_none(), "{pointer}: a tuple schema, which generators cannot read");
+        let Some(variants) = node.get("oneOf").and_then(|v| v.as_array()) else { continue };
+        let Some(discriminator) = node.get("discriminator") else { continue };
+        let property = discriminator["propertyName"].as_str().expect("a discriminator names its property");
+        for variant in variants {
+            let name = variant["$ref"].as_str().and_then(|r| r.rsplit('/').next()).unwrap_or_else(|| {
+                panic!("{pointer}: a discriminated union's variants are named components, not {variant}")
+            });
+            assert_eq!(schemas[name]["title"].as_str().or(Some(name)), Some(name), "{name} is titled");
+            let mapped = discriminator["mapping"].as_object().expect("a mapping");
+            assert!(
+                mapped.values().any(|r| r.as_str() == variant["$ref"].as_str()),
+                "{pointer}: {name} has no `{property}` in the mapping"
+            );
+        }
+    }
+    // The unions that matter to a client: every event payload by `type`, the create bodies and
+    // the battle view by `ruleset`.
+    let data = &spec["components"]["schemas"]["EventView"]["properties"]["data"];
+    assert_eq!(data["discriminator"]["propertyName"], "type");
+    let mapping = data["discriminator"]["mapping"].as_object().expect("every event type mapped");
+    for event in ["coalition.BattleResolved", "coalition.DayCounted", "dice.JudgeRolled"] {
+        assert!(mapping.contains_key(event), "{event} is not among EventView.data's variants");
+    }
+    let create = &spec["paths"]["/v1/battles"]["post"]["requestBody"]["content"]["application/json"]["schema"];
+    assert_eq!(create["discriminator"]["propertyName"], "ruleset");
+    let view =
+        &spec["paths"]["/v1/battles/{battle_id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"];
+    assert_eq!(view["discriminator"]["propertyName"], "ruleset");
+}
+
+#[test]
+fn no_structured_defaults_which_generators_cannot_read() {
+    let spec: serde_json::Value = serde_json::from_str(&herald_api::openapi::spec_json()).expect("JSON");
+    let mut nodes = Vec::new();
+    walk(&spec, String::new(), &mut nodes);
+    for (pointer, node) in nodes {
+        if pointer.ends_with("/properties/default") {
+            continue;
+        }
+        if let Some(default) = node.get("default").filter(|_| !pointer.ends_with("/properties")) {
+            assert!(!default.is_object() && !default.is_array(), "{pointer} has a structured default {default}");
+        }
+    }
+}

@@ -32,8 +32,7 @@ pub fn describe_rulesets(document: &mut Value) {
         let schemas = ruleset.schemas();
         for part in [&schemas.setup, &schemas.command, &schemas.event, &schemas.view] {
             for (name, schema) in &part.components {
-                let value = serde_json::to_value(schema).unwrap_or_default();
-                document["components"]["schemas"][name] = value;
+                document["components"]["schemas"][name] = schema.clone();
             }
         }
         let create = create_name(ruleset);

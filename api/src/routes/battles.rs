@@ -234,7 +234,10 @@ async fn folded(req: &HttpRequest, stream: &str, at: Option<u64>) -> Result<AtVe
     params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`"),
            ("picture" = String, Path, description = "the picture's file name, as the ruleset names it (`picture` in `GET /v1/rulesets`)"), AtQuery),
     responses(
-        (status = 200, description = "the picture", content_type = "image/svg+xml", body = String),
+        (status = 200, description = "the picture: an SVG document (the same bytes as `application/octet-stream` when that is all the client accepts)", content(
+            (String = "image/svg+xml"),
+            (Vec<u8> = "application/octet-stream"),
+        )),
         (status = 404, description = "no such battle, version or picture", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/battles/{battle_id}/{picture:[a-z][a-z0-9-]*\\.svg}")]
@@ -258,7 +261,7 @@ pub async fn get_picture(
                 current.ruleset.id()
             ))
         })?;
-    Ok(HttpResponse::Ok().insert_header(etag(version)).content_type("image/svg+xml").body(drawn))
+    Ok(super::svg_response(&req, drawn, version))
 }
 
 /// Play a battle: one action per request, in its ruleset's command language (tagged by `type`),

@@ -228,7 +228,10 @@ pub async fn get_map(
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/map.svg", tag = "campaigns",
     params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
     responses(
-        (status = 200, description = "an SVG image", content_type = "image/svg+xml", body = String),
+        (status = 200, description = "an SVG document (the same bytes as `application/octet-stream` when that is all the client accepts)", content(
+            (String = "image/svg+xml"),
+            (Vec<u8> = "application/octet-stream"),
+        )),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/campaigns/{campaign_id}/map.svg")]
@@ -243,7 +246,7 @@ pub async fn get_map_svg(
         &folded.map,
         &campaign_view::markers(&folded),
     );
-    Ok(HttpResponse::Ok().insert_header(etag(version)).content_type("image/svg+xml").body(svg))
+    Ok(super::svg_response(&req, svg, version))
 }
 
 /// Every living army: troops by slot, losses by day, days counted, location, pending long move,

@@ -196,6 +196,16 @@ pub async fn replayed_creation(
     Ok(Some(response))
 }
 
+/// A picture (an SVG document) as the response: `image/svg+xml`, or the same bytes as
+/// `application/octet-stream` for a client that accepts only that (generated clients that do
+/// not know SVG read it as bytes).
+pub fn svg_response(req: &HttpRequest, svg: String, version: u64) -> HttpResponse {
+    let accept = req.headers().get(header::ACCEPT).and_then(|value| value.to_str().ok()).unwrap_or("*/*");
+    let bytes_only = accept.contains("application/octet-stream") && !accept.contains("image/svg+xml");
+    let content_type = if bytes_only { "application/octet-stream" } else { "image/svg+xml" };
+    HttpResponse::Ok().insert_header(etag(version)).content_type(content_type).body(svg)
+}
+
 /// A server seed supplied in a request, as 64 hex digits.
 pub fn supplied_seed(text: Option<&str>) -> Result<Option<[u8; 32]>, ApiError> {
     text.map(|text| {

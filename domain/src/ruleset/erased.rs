@@ -59,27 +59,42 @@ pub enum Refusal {
     Rule(#[from] RuleError),
 }
 
-/// A named schema and every schema it refers to, for the OpenAPI document.
-#[derive(Clone)]
+/// A named schema and every schema it refers to, for the OpenAPI document (as JSON Schema).
+#[derive(Debug, Clone)]
 pub struct SchemaComponents {
     /// The component name of the schema itself.
     pub name: String,
     /// The schema and its dependencies, by component name.
-    pub components: Vec<(String, RefOr<Schema>)>,
+    pub components: Vec<(String, Value)>,
 }
 
 impl SchemaComponents {
     /// The components of `T`.
     pub fn of<T: ToSchema>() -> Self {
         let name = T::name().to_string();
-        let mut components = vec![(name.clone(), <T as PartialSchema>::schema())];
+        let mut components: Vec<(String, RefOr<Schema>)> = vec![(name.clone(), <T as PartialSchema>::schema())];
         T::schemas(&mut components);
+        let components = components
+            .into_iter()
+            .map(|(name, schema)| (name, serde_json::to_value(schema).unwrap_or_default()))
+            .collect();
         Self { name, components }
+    }
+
+    /// The schema itself.
+    pub fn schema_mut(&mut self) -> Option<&mut Value> {
+        let name = self.name.clone();
+        self.components.iter_mut().find(|(component, _)| *component == name).map(|(_, schema)| schema)
+    }
+
+    /// A component by name.
+    pub fn component(&self, name: &str) -> Option<&Value> {
+        self.components.iter().find(|(component, _)| component == name).map(|(_, schema)| schema)
     }
 }
 
 /// The schemas a ruleset contributes to the OpenAPI document.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct RulesetSchemas {
     /// The set-up body.
     pub setup: SchemaComponents,
@@ -317,11 +332,6 @@ where
     }
 
     fn schemas(&self) -> RulesetSchemas {
-        RulesetSchemas {
-            setup: SchemaComponents::of::<R::Setup>(),
-            command: SchemaComponents::of::<R::Command>(),
-            event: SchemaComponents::of::<R::Event>(),
-            view: SchemaComponents::of::<R::View>(),
-        }
+        R::schemas()
     }
 }

@@ -34,8 +34,21 @@ pub fn upcast_v1_tag(event_type: &str, data: &Value) -> Value {
     data
 }
 
+/// In a schema-1 payload, turn `field`'s list of pairs (`[["a", 1]]`) into the list of objects
+/// schema 2 writes (`[{"army": "a", "losses": 1}]`), naming the two parts `names`.
+pub fn upcast_pairs(data: &mut Value, field: &str, names: [&str; 2]) {
+    let Some(items) = data.get_mut(field).and_then(Value::as_array_mut) else { return };
+    for item in items.iter_mut() {
+        if let Some([first, second]) = item.as_array().and_then(|pair| <&[Value; 2]>::try_from(pair.as_slice()).ok()) {
+            let object: serde_json::Map<String, Value> =
+                [(names[0].to_string(), first.clone()), (names[1].to_string(), second.clone())].into_iter().collect();
+            *item = Value::Object(object);
+        }
+    }
+}
+
 /// What kind of stream a ruleset keeps, and so the prefix of its stream names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StreamKind {
     /// `battle-{uuid}`: one battle, created with `POST /v1/battles`.
@@ -171,6 +184,17 @@ pub trait Ruleset: Decider<Command: ToSchema, Event: ToSchema> + Sized + 'static
     /// schema has it.
     fn upcast(event_type: &str, _schema: u32, data: &Value) -> Value {
         upcast_v1_tag(event_type, data)
+    }
+
+    /// Its schemas for the OpenAPI document: derived from its types (a ruleset whose types the
+    /// derive cannot describe exactly corrects them here).
+    fn schemas() -> RulesetSchemas {
+        RulesetSchemas {
+            setup: SchemaComponents::of::<Self::Setup>(),
+            command: SchemaComponents::of::<Self::Command>(),
+            event: SchemaComponents::of::<Self::Event>(),
+            view: SchemaComponents::of::<Self::View>(),
+        }
     }
 
     /// The command that rolls for a judge (docs/DICE.md "A judge's roll").

@@ -2,6 +2,7 @@
 //! outcome a campaign battle fought out on the table takes over.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::{
@@ -15,7 +16,7 @@ use super::{
 };
 use crate::{
     dice::JudgeRoll,
-    ruleset::{Participant, Ruleset, StreamKind, Summary, TacticalOutcome},
+    ruleset::{upcast_pairs, upcast_v1_tag, Participant, Ruleset, StreamKind, Summary, TacticalOutcome},
     viewer::Viewer,
 };
 
@@ -91,6 +92,17 @@ impl Ruleset for Warmachine {
 
     fn contribute_entropy(entropy: String) -> Option<WarmachineCommand> {
         Some(WarmachineCommand::ContributeEntropy { entropy })
+    }
+
+    /// Schema 1 also wrote expired markers and triggered rules as pairs.
+    fn upcast(event_type: &str, _schema: u32, data: &Value) -> Value {
+        let mut data = upcast_v1_tag(event_type, data);
+        match event_type {
+            "warmachine.MarkersExpired" => upcast_pairs(&mut data, "removed", ["model", "condition"]),
+            "warmachine.AttackResolved" => upcast_pairs(&mut data, "triggers", ["model", "rule"]),
+            _ => {}
+        }
+        data
     }
 
     fn judge_roll(roll: JudgeRoll) -> WarmachineCommand {

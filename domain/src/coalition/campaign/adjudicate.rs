@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use super::{
     command::BattleResult,
     decide::require_judge,
-    event::CampaignEvent,
+    event::{ArmyLosses, CampaignEvent},
     state::{CampaignState, PendingTransfer, TurnPhase},
     transfers,
 };
@@ -208,7 +208,7 @@ fn apply_result(
     let mut events = vec![CampaignEvent::BattleResultApplied {
         battle: result.battle.clone(),
         winners: winners.clone(),
-        losses: result.sides.iter().map(|s| (s.army.clone(), s.losses.clone())).collect(),
+        losses: result.sides.iter().map(|s| ArmyLosses { army: s.army.clone(), losses: s.losses.clone() }).collect(),
     }];
     let mut occupied: BTreeSet<Square> = state.armies.values().map(|a| a.square).collect();
     let mut retreats: Vec<(Vec<&str>, Square)> = Vec::new();

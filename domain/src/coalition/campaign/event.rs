@@ -19,6 +19,15 @@ use crate::{
     EventType,
 };
 
+/// Troops an army lost in a battle, per troop line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ArmyLosses {
+    /// The army.
+    pub army: String,
+    /// Troops lost per line, in `Army::troops` order.
+    pub losses: Vec<u32>,
+}
+
 /// A campaign event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type")]
@@ -87,7 +96,7 @@ pub enum CampaignEvent {
         /// The winning armies.
         winners: Vec<String>,
         /// Troops lost per army, per troop line.
-        losses: Vec<(String, Vec<u32>)>,
+        losses: Vec<ArmyLosses>,
     },
     /// An army was killed (seed 003 §4.3.1) and removed from the map.
     #[serde(rename = "coalition.ArmyKilledInCampaign")]

@@ -7,15 +7,16 @@ use utoipa::ToSchema;
 
 use super::{
     view::{markers, redact_campaign_event, CampaignView},
-    ArmyEntry, CampaignCommand, CampaignOptions, CampaignState, CoalitionCampaign, TurnPhase,
+    ArmyEntry, CampaignCommand, CampaignEvent, CampaignOptions, CampaignState, CoalitionCampaign, TurnPhase,
 };
 use crate::{
+    coalition::days::DaysEvent,
     coalition::{
         map::{svg, Map},
         setup::Player,
     },
     dice::JudgeRoll,
-    ruleset::{Ruleset, StreamKind, Summary},
+    ruleset::{upcast_pairs, upcast_v1_tag, Ruleset, RulesetSchemas, SchemaComponents, StreamKind, Summary},
     viewer::Viewer,
     Actor, RuleError,
 };
@@ -101,6 +102,40 @@ impl Ruleset for CoalitionCampaign {
 
     fn picture(_: &str, _: u64, state: &CampaignState, _: &Viewer) -> Option<String> {
         Some(svg::render(&format!("{} (turn {})", state.name, state.turn), &state.map, &markers(state)))
+    }
+
+    /// Schema 1 nested the days events (`{"type": "days", "event": {…}}`) and wrote battle losses
+    /// as pairs.
+    fn upcast(event_type: &str, _schema: u32, data: &Value) -> Value {
+        let nested = data.get("type").and_then(Value::as_str) == Some("days");
+        let mut data = upcast_v1_tag(event_type, data.get("event").filter(|_| nested).unwrap_or(data));
+        if event_type == "coalition.BattleResultApplied" {
+            upcast_pairs(&mut data, "losses", ["army", "losses"]);
+        }
+        data
+    }
+
+    /// The days events are an untagged variant of `CampaignEvent` (their payload is the days
+    /// event itself), which the schema derive does not describe: its variants take the place of
+    /// the `Days` variant in the union.
+    fn schemas() -> RulesetSchemas {
+        let mut schemas = RulesetSchemas {
+            setup: SchemaComponents::of::<CampaignSetup>(),
+            command: SchemaComponents::of::<CampaignCommand>(),
+            event: SchemaComponents::of::<CampaignEvent>(),
+            view: SchemaComponents::of::<CampaignView>(),
+        };
+        let days_name = <DaysEvent as utoipa::ToSchema>::name().to_string();
+        let days = schemas.event.component(&days_name).and_then(|days| days.get("oneOf")).cloned();
+        if let (Some(Value::Array(days)), Some(union)) = (days, schemas.event.schema_mut()) {
+            let reference = format!("#/components/schemas/{days_name}");
+            if let Some(variants) = union.get_mut("oneOf").and_then(Value::as_array_mut) {
+                variants.retain(|variant| !variant.to_string().contains(&reference));
+                variants.extend(days);
+            }
+        }
+        schemas.event.components.retain(|(name, _)| *name != days_name);
+        schemas
     }
 
     fn judge_roll(roll: JudgeRoll) -> CampaignCommand {

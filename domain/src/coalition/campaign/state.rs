@@ -179,7 +179,8 @@ impl CampaignState {
                 }
             }
             CampaignEvent::BattleResultApplied { battle, losses, .. } => {
-                for (army, lost) in losses {
+                use super::event::ArmyLosses;
+                for ArmyLosses { army, losses: lost } in losses {
                     if let Some(state) = self.armies.get_mut(army) {
                         for (line, loss) in state.army.troops.iter_mut().zip(lost) {
                             line.troops = line.troops.saturating_sub(*loss);

@@ -77,6 +77,25 @@ pub struct Moved {
     pub to: Point,
 }
 
+/// A marker that expired at the start of its turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ExpiredMarker {
+    /// The model it was on.
+    pub model: String,
+    /// The condition it marked.
+    pub condition: Condition,
+}
+
+/// A special rule an attack triggered, pending until its controller resolves it (seed 000
+/// "Triggers").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TriggeredRule {
+    /// The model carrying the rule.
+    pub model: String,
+    /// The rule.
+    pub rule: String,
+}
+
 /// An event of a warmachine battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type")]
@@ -112,8 +131,8 @@ pub enum WarmachineEvent {
     /// Markers that expire at the start of this turn were removed.
     #[serde(rename = "warmachine.MarkersExpired")]
     MarkersExpired {
-        /// (model, condition) pairs removed.
-        removed: Vec<(String, Condition)>,
+        /// The markers removed.
+        removed: Vec<ExpiredMarker>,
     },
     /// Maintenance phase step 1: focus or fury removed.
     #[serde(rename = "warmachine.PointsRemoved")]
@@ -328,7 +347,7 @@ pub enum WarmachineEvent {
         damage: Vec<DamageDealt>,
         /// Triggered effects now pending, in the order they must be offered.
         #[serde(default)]
-        triggers: Vec<(String, String)>,
+        triggers: Vec<TriggeredRule>,
         /// The tape after the rolls.
         next_word: u64,
     },

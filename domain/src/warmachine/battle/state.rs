@@ -470,7 +470,7 @@ impl WarmachineState {
                 self.phase = Phase::Activation;
             }
             E::MarkersExpired { removed } => {
-                for (id, condition) in removed {
+                for super::event::ExpiredMarker { model: id, condition } in removed {
                     if let Some(model) = self.model_mut(id) {
                         model.conditions.retain(|c| c != condition);
                         model.markers.retain(|m| &m.condition != condition);
@@ -653,7 +653,7 @@ impl WarmachineState {
                 }
                 let players: BTreeMap<String, String> =
                     self.models.values().map(|m| (m.spec.id.clone(), m.spec.player.clone())).collect();
-                for (model, rule) in triggers {
+                for super::event::TriggeredRule { model, rule } in triggers {
                     let player = players.get(model).cloned().unwrap_or_default();
                     self.pending_triggers.push(PendingTrigger { model: model.clone(), rule: rule.clone(), player });
                 }

@@ -16,7 +16,7 @@ pub use report::*;
 use crate::coalition::{
     army::{RankClass, Team, TroopLine},
     campaign::{CampaignState, TurnPhase},
-    days::{DayCount, Siege, Victory},
+    days::{DayCount, LedgerEntry, Siege, Victory},
     map::{svg::ArmyMarker, Site, Square, Terrain},
     orders::Leg,
 };
@@ -62,7 +62,7 @@ pub struct ArmyView {
     /// Troops by creature type and slot.
     pub lines: Vec<TroopLine>,
     /// Troops lost during the current day count, by the day they were lost (line, day, troops).
-    pub losses_by_day: Vec<(usize, u32, u32)>,
+    pub losses_by_day: Vec<LedgerEntry>,
     /// Days counted in a base, portal or town.
     pub day_count: Option<DayCount>,
     /// Days counted in an enemy base or portal (seed 003 §1.7.1).
@@ -139,9 +139,7 @@ pub fn army_views(state: &CampaignState) -> Vec<ArmyView> {
                 square: army.square,
                 troops: army.army.total_troops(),
                 lines: army.army.troops.clone(),
-                losses_by_day: days
-                    .map(|d| d.ledger.entries.iter().map(|e| (e.line, e.day, e.troops)).collect())
-                    .unwrap_or_default(),
+                losses_by_day: days.map(|d| d.ledger.entries.clone()).unwrap_or_default(),
                 day_count: days.and_then(|d| d.count.clone()),
                 siege: days.and_then(|d| d.siege.clone()),
                 pending_long_move: army.long_move.clone(),

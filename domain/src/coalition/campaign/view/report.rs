@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::coalition::{
-    campaign::{CampaignEvent, Delivery},
+    campaign::{event::ArmyLosses, CampaignEvent, Delivery},
     days::DaysEvent,
     map::Square,
     movement::{Attack, EngagedSide, LongMove, MoveOutcome, MoveReport},
@@ -89,7 +89,7 @@ pub struct BattleResultLine {
     /// The winning armies.
     pub winners: Vec<String>,
     /// Troops lost per army, per troop line.
-    pub losses: Vec<(String, Vec<u32>)>,
+    pub losses: Vec<ArmyLosses>,
 }
 
 /// A loser moved off its battle square (seed 003 §4.2.5).
@@ -203,7 +203,7 @@ pub fn turn_report_text(report: &TurnReport) -> String {
         text.push_str("\nBattle results\n");
         for line in &report.battle_results {
             let lost: Vec<String> =
-                line.losses.iter().map(|(army, l)| format!("{army} lost {}", l.iter().sum::<u32>())).collect();
+                line.losses.iter().map(|l| format!("{} lost {}", l.army, l.losses.iter().sum::<u32>())).collect();
             let winners = if line.winners.is_empty() { "nobody".to_string() } else { line.winners.join(" and ") };
             text.push_str(&format!("  {}: won by {winners}; {}\n", line.battle, lost.join(", ")));
         }

@@ -14,7 +14,7 @@ use crate::{
     dice::RollOptions,
     warmachine::{
         battle::{
-            event::{Cost, DamageDealt, WarmachineEvent as E},
+            event::{Cost, DamageDealt, TriggeredRule, WarmachineEvent as E},
             state::{ModelActivation, ModelState, WarmachineState},
         },
         model::{
@@ -394,7 +394,7 @@ fn blasts(
 
 /// Triggered effects of the attack, in the order they are offered: the active player's (the
 /// attacker's controller) first, then the inactive player's (seed 000 "Triggers").
-fn triggers(attacker: &ModelState, weapon: &Weapon, target: &ModelState, hit: bool) -> Vec<(String, String)> {
+fn triggers(attacker: &ModelState, weapon: &Weapon, target: &ModelState, hit: bool) -> Vec<TriggeredRule> {
     let fires = |rule: &SpecialRule| {
         rule.mechanics.iter().any(|m| match m {
             Mechanic::Trigger { condition: TriggerCondition::AttackHit, .. } => hit,
@@ -402,17 +402,17 @@ fn triggers(attacker: &ModelState, weapon: &Weapon, target: &ModelState, hit: bo
             _ => false,
         })
     };
-    let mut out: Vec<(String, String)> = attacker
+    let mut out: Vec<TriggeredRule> = attacker
         .spec
         .profile
         .special_rules
         .iter()
         .chain(weapon.special_rules.iter())
         .filter(|rule| fires(rule))
-        .map(|rule| (attacker.spec.id.clone(), rule.name.clone()))
+        .map(|rule| TriggeredRule { model: attacker.spec.id.clone(), rule: rule.name.clone() })
         .collect();
     let theirs = target.spec.profile.special_rules.iter().filter(|rule| fires(rule));
-    out.extend(theirs.map(|rule| (target.spec.id.clone(), rule.name.clone())));
+    out.extend(theirs.map(|rule| TriggeredRule { model: target.spec.id.clone(), rule: rule.name.clone() }));
     out.dedup();
     out
 }

@@ -11,7 +11,7 @@ use crate::{
     warmachine::{
         battle::{
             command::ControlChoices,
-            event::WarmachineEvent as E,
+            event::{ExpiredMarker, WarmachineEvent as E},
             state::{Condition, ModelState, Phase, WarmachineState},
         },
         model::{BaseSize, ModelType},
@@ -72,14 +72,14 @@ fn own_models<'a>(s: &'a WarmachineState, player: &'a str) -> impl Iterator<Item
 
 /// "Any markers that expire at the beginning of your turn are removed before maintenance phase."
 fn expire_markers(s: &mut WarmachineState, events: &mut Vec<E>, player: &str) {
-    let removed: Vec<(String, Condition)> = s
+    let removed: Vec<ExpiredMarker> = s
         .models
         .values()
         .flat_map(|m| {
             m.markers
                 .iter()
                 .filter(|marker| marker.expires_at_start_of == player)
-                .map(|marker| (m.spec.id.clone(), marker.condition.clone()))
+                .map(|marker| ExpiredMarker { model: m.spec.id.clone(), condition: marker.condition.clone() })
         })
         .collect();
     if !removed.is_empty() {
