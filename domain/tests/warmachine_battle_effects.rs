@@ -342,6 +342,32 @@ fn a_slam_stops_at_the_table_edge_without_an_extra_die_seed_000_beyond_the_play_
     assert!(battle.model("blue-a").in_play(), "it remains in play");
 }
 
+#[test]
+fn a_thrown_models_damage_is_labelled_a_throw_not_a_slam_seed_000_thrown() {
+    let mut battle =
+        battle_of(vec![model("blue-a", BLUE, dummy(), 20.0, 20.0), model("red-b", RED, dummy(), 23.0, 20.0)], vec![]);
+    // A throw without its POW is refused under the rule for throws, naming a throw.
+    let error = battle.refused_by(
+        judge(),
+        displace("blue-a", Kind::Throw, (18.0, 20.0), 5.0, None, None),
+        "warmachine.slam_pow_required",
+        "Thrown",
+    );
+    assert!(error.message.contains("a throw needs") && !error.message.contains("slam"), "{}", error.message);
+    let events = battle.judge(displace("blue-a", Kind::Throw, (18.0, 20.0), 5.0, Some(10), Some(8)));
+    let damage = damage_of(&events);
+    let (thrown, collateral) = (&damage[0], &damage[1]);
+    assert_eq!((thrown.model.as_str(), thrown.source.as_str()), ("blue-a", "throw"));
+    assert_eq!((collateral.model.as_str(), collateral.source.as_str()), ("red-b", "collateral"));
+    assert!(thrown.roll.rule.contains(&heading("Thrown")) && !thrown.roll.rule.contains("Slammed"));
+    assert_eq!(thrown.roll.roll.options.additional_dice, [format!("{} contact", heading("Thrown"))]);
+    for hit in &damage {
+        for draw in &hit.roll.roll.draws {
+            assert!(draw.purpose.starts_with("throw ") && !draw.purpose.contains("slam"), "{}", draw.purpose);
+        }
+    }
+}
+
 /// An elevated surface `height` inches high from (30, 30) to (36, 36).
 fn ledge(height: f64) -> Vec<herald_domain::warmachine::table::TerrainFeature> {
     vec![feature("ledge", TerrainKind::ElevatedSurface, (30.0, 30.0), (36.0, 36.0), height)]
@@ -359,7 +385,7 @@ fn a_model_thrown_off_a_2_inch_ledge_falls_and_suffers_a_pow_12_damage_roll_seed
     assert_eq!(knocked_down, &["blue-a".to_string()]);
     let damage = damage_of(&events);
     let sources: Vec<&str> = damage.iter().map(|d| d.source.as_str()).collect();
-    assert_eq!(sources, ["slam", "fall"]);
+    assert_eq!(sources, ["throw", "fall"]);
     let fall = &damage[1].roll;
     assert_eq!(fall.roll.expression.to_string(), "2d6+12", "a fall of up to 2″: 2d6 + 12");
     assert_eq!(fall.total, dice_sum(&fall.roll) + 12);
@@ -404,7 +430,7 @@ fn a_model_thrown_onto_another_stays_put_and_the_other_is_moved_the_least_seed_0
     let hits: Vec<(&str, &str)> = damage.iter().map(|d| (d.model.as_str(), d.source.as_str())).collect();
     assert_eq!(
         hits,
-        [("red-beast", "slam"), ("blue-small", "collateral"), ("red-beast", "fall"), ("blue-small", "fall")]
+        [("red-beast", "throw"), ("blue-small", "collateral"), ("red-beast", "fall"), ("blue-small", "fall")]
     );
     assert_eq!(battle.model("blue-small").position.centre(), relocated[0].to);
     no_overlaps(&battle);
@@ -427,7 +453,7 @@ fn a_falling_model_damages_a_smaller_model_it_lands_base_to_base_with_seed_000_f
     let hits: Vec<(&str, &str)> = damage.iter().map(|d| (d.model.as_str(), d.source.as_str())).collect();
     assert_eq!(
         hits,
-        [("red-beast", "slam"), ("blue-small", "collateral"), ("red-beast", "fall"), ("blue-small", "fall")]
+        [("red-beast", "throw"), ("blue-small", "collateral"), ("red-beast", "fall"), ("blue-small", "fall")]
     );
     assert_eq!(damage[3].roll.roll.expression.to_string(), "2d6+12", "the same damage roll as the falling model");
     assert!(has(&battle, "blue-small", &Condition::KnockedDown));
