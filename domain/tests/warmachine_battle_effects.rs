@@ -15,6 +15,7 @@ use herald_domain::warmachine::{
     model::{BaseSize, Mechanic, ModelProfile, SpecialRule, TriggerCondition},
     table::{overlaps, Point, TerrainKind},
 };
+use herald_domain::RuleError;
 use support::*;
 
 const SMALL: f64 = 0.590_551_181_102_362_2;
@@ -648,4 +649,91 @@ fn a_trooper_killed_by_its_own_fall_leaves_the_unit_to_move_another_seed_000_uni
         UnitPlacement { placed: vec![Placement { model: "red-t3".into(), at: p(21.5, 24.0) }], cannot_place: vec![] };
     battle.play(herald_domain::warmachine::battle::WarmachineCommand::PlaceTroopers { placement });
     battle.play(end_activation());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standing on elevated surfaces at creation
+// ---------------------------------------------------------------------------------------------
+
+/// `spec` with no elevation given, as a JSON request that leaves it out reads.
+fn on_surface(spec: ModelSpec) -> ModelSpec {
+    let mut json = serde_json::to_value(&spec).expect("serializes");
+    json["position"].as_object_mut().expect("a position").remove("elevation");
+    serde_json::from_value(json).expect("a position without an elevation is accepted")
+}
+
+/// The error creating a battle on `terrain` with `models` is refused with.
+fn creation_refused(
+    models: Vec<ModelSpec>,
+    terrain: Vec<herald_domain::warmachine::table::TerrainFeature>,
+) -> RuleError {
+    use herald_domain::Decider;
+    let state = herald_domain::warmachine::battle::WarmachineState::default();
+    let mut ctx = context(&state, judge(), 0);
+    let command = create_command(table_with(terrain), models, 0);
+    herald_domain::warmachine::battle::Warmachine::decide(&state, &command, &mut ctx).expect_err("refused")
+}
+
+#[test]
+fn a_model_placed_on_an_elevated_surface_without_an_elevation_stands_on_it_seed_000_falling() {
+    let mut battle = battle_of(
+        vec![
+            on_surface(model("blue-a", BLUE, dummy(), 33.0, 33.0)),
+            on_surface(model("red-b", RED, dummy(), 4.0, 4.0)),
+            // Its base reaches over the ledge, but its centre is on the table.
+            on_surface(model("red-c", RED, dummy(), 29.8, 20.0)),
+        ],
+        ledge(2.0),
+    );
+    let E::BattleCreated { models, .. } = &battle.events[0] else { unreachable!() };
+    let created: Vec<(&str, f64)> = models.iter().map(|m| (m.id.as_str(), m.position.elevation)).collect();
+    assert_eq!(created, [("blue-a", 2.0), ("red-b", 0.0), ("red-c", 0.0)]);
+    assert!(models.iter().all(|m| m.position.elevation_given()), "the event records where each stands");
+    assert_eq!(battle.model("blue-a").position.elevation, 2.0);
+    assert!(battle.model("red-b").position.elevation.is_sign_positive());
+    // Standing 2″ up, it falls 2″ when pushed off.
+    let events = battle.judge(displace("blue-a", Kind::Push, (31.0, 33.0), 5.0, None, None));
+    let damage = damage_of(&events);
+    assert_eq!(damage.len(), 1);
+    assert_eq!((damage[0].source.as_str(), damage[0].roll.roll.expression.to_string()), ("fall", "2d6+12".into()));
+    // The highest surface under the centre is the one it stands on.
+    let tower = feature("tower", TerrainKind::ElevatedSurface, (32.0, 32.0), (34.0, 34.0), 5.0);
+    let battle = battle_of(
+        vec![on_surface(model("blue-a", BLUE, dummy(), 33.0, 33.0)), model("red-b", RED, dummy(), 4.0, 4.0)],
+        vec![ledge(2.0).remove(0), tower],
+    );
+    assert_eq!(battle.model("blue-a").position.elevation, 5.0);
+}
+
+#[test]
+fn an_elevation_that_contradicts_the_surface_under_the_base_is_refused_at_creation_seed_000_falling() {
+    let enemy = || model("red-b", RED, dummy(), 4.0, 4.0);
+    // Given 0″ on a 2″ ledge: it would be sunk into the hill.
+    let error = creation_refused(vec![model("blue-a", BLUE, dummy(), 33.0, 33.0), enemy()], ledge(2.0));
+    assert_eq!(error.code, "warmachine.elevation_mismatch");
+    assert_eq!(error.rule, heading("Falling"));
+    for needed in ["blue-a", "ledge", "2″", "0″"] {
+        assert!(error.message.contains(needed), "{needed} missing from: {}", error.message);
+    }
+    // Given 3″ where there is only the table: it would float.
+    let error = creation_refused(vec![raised(model("blue-a", BLUE, dummy(), 20.0, 20.0), 3.0), enemy()], ledge(2.0));
+    assert_eq!(error.code, "warmachine.elevation_mismatch");
+    for needed in ["blue-a", "3″", "no elevated surface", "0″"] {
+        assert!(error.message.contains(needed), "{needed} missing from: {}", error.message);
+    }
+    // Given 2″ on a 5″ tower standing on the 2″ ledge: the highest surface is the one under it.
+    let tower = feature("tower", TerrainKind::ElevatedSurface, (32.0, 32.0), (34.0, 34.0), 5.0);
+    let error = creation_refused(
+        vec![raised(model("blue-a", BLUE, dummy(), 33.0, 33.0), 2.0), enemy()],
+        vec![ledge(2.0).remove(0), tower],
+    );
+    assert!(error.code == "warmachine.elevation_mismatch" && error.message.contains("tower, 5″ high"));
+    // The surface's height is accepted, within a billionth of an inch, and is what it stands at.
+    let battle = battle_of(vec![raised(model("blue-a", BLUE, dummy(), 33.0, 33.0), 2.0 + 1e-10), enemy()], ledge(2.0));
+    assert_eq!(battle.model("blue-a").position.elevation, 2.0);
+    // On the ledge's edge it is on the ledge; with only the base over the ledge it is not.
+    let battle = battle_of(vec![raised(model("blue-a", BLUE, dummy(), 30.0, 33.0), 2.0), enemy()], ledge(2.0));
+    assert_eq!(battle.model("blue-a").position.elevation, 2.0);
+    let battle = battle_of(vec![model("blue-a", BLUE, dummy(), 29.8, 33.0), enemy()], ledge(2.0));
+    assert_eq!(battle.model("blue-a").position.elevation, 0.0);
 }
