@@ -438,6 +438,29 @@ fn a_model_thrown_onto_another_stays_put_and_the_other_is_moved_the_least_seed_0
 }
 
 #[test]
+fn a_model_moved_out_of_the_way_never_ends_inside_an_obstruction_seed_000_rule_of_least_disturbance() {
+    // Thrown 5″ east, the warbeast lands overlapping the small model; straight on east would put
+    // the small model into the wall, so it goes round: against the warbeast and the wall at once,
+    // north or south (a tie, broken by a recorded die).
+    let wall = feature("wall", TerrainKind::Obstruction, (39.9, 20.0), (41.0, 46.0), 3.0);
+    let mut battle = battle_of(
+        vec![model("red-beast", RED, warbeast(), 33.0, 33.0), model("blue-small", BLUE, dummy(), 38.5, 33.0)],
+        vec![wall],
+    );
+    let events = battle.judge(displace("red-beast", Kind::Throw, (31.0, 33.0), 5.0, Some(10), Some(8)));
+    let E::Displaced { to, relocated, tie_break, .. } = displaced(&events) else { unreachable!() };
+    assert_eq!(*to, p(38.0, 33.0));
+    assert_eq!(relocated.len(), 1);
+    let x = 39.9 - SMALL;
+    let y = ((LARGE + SMALL).powi(2) - (x - 38.0).powi(2)).sqrt();
+    assert!(close(relocated[0].to.x, x) && close((relocated[0].to.y - 33.0).abs(), y), "{:?}", relocated[0]);
+    assert_eq!(tie_break.as_ref().map(|roll| roll.expression.to_string()).as_deref(), Some("d2"), "two options tie");
+    let small = battle.model("blue-small");
+    assert!(!battle.state.table.terrain[0].overlaps_base(&small.circle()));
+    no_overlaps(&battle);
+}
+
+#[test]
 fn a_falling_model_damages_a_smaller_model_it_lands_base_to_base_with_seed_000_falling() {
     // Contact is base to base: the small model is touched, not landed on, and is not moved.
     let mut battle = battle_of(
