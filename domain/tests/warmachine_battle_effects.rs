@@ -15,6 +15,7 @@ use herald_domain::warmachine::{
     model::{BaseSize, Mechanic, ModelProfile, SpecialRule, TriggerCondition},
     table::{overlaps, Point, TerrainKind},
 };
+use herald_domain::RuleError;
 use support::*;
 
 const SMALL: f64 = 0.590_551_181_102_362_2;
@@ -342,6 +343,32 @@ fn a_slam_stops_at_the_table_edge_without_an_extra_die_seed_000_beyond_the_play_
     assert!(battle.model("blue-a").in_play(), "it remains in play");
 }
 
+#[test]
+fn a_thrown_models_damage_is_labelled_a_throw_not_a_slam_seed_000_thrown() {
+    let mut battle =
+        battle_of(vec![model("blue-a", BLUE, dummy(), 20.0, 20.0), model("red-b", RED, dummy(), 23.0, 20.0)], vec![]);
+    // A throw without its POW is refused under the rule for throws, naming a throw.
+    let error = battle.refused_by(
+        judge(),
+        displace("blue-a", Kind::Throw, (18.0, 20.0), 5.0, None, None),
+        "warmachine.slam_pow_required",
+        "Thrown",
+    );
+    assert!(error.message.contains("a throw needs") && !error.message.contains("slam"), "{}", error.message);
+    let events = battle.judge(displace("blue-a", Kind::Throw, (18.0, 20.0), 5.0, Some(10), Some(8)));
+    let damage = damage_of(&events);
+    let (thrown, collateral) = (&damage[0], &damage[1]);
+    assert_eq!((thrown.model.as_str(), thrown.source.as_str()), ("blue-a", "throw"));
+    assert_eq!((collateral.model.as_str(), collateral.source.as_str()), ("red-b", "collateral"));
+    assert!(thrown.roll.rule.contains(&heading("Thrown")) && !thrown.roll.rule.contains("Slammed"));
+    assert_eq!(thrown.roll.roll.options.additional_dice, [format!("{} contact", heading("Thrown"))]);
+    for hit in &damage {
+        for draw in &hit.roll.roll.draws {
+            assert!(draw.purpose.starts_with("throw ") && !draw.purpose.contains("slam"), "{}", draw.purpose);
+        }
+    }
+}
+
 /// An elevated surface `height` inches high from (30, 30) to (36, 36).
 fn ledge(height: f64) -> Vec<herald_domain::warmachine::table::TerrainFeature> {
     vec![feature("ledge", TerrainKind::ElevatedSurface, (30.0, 30.0), (36.0, 36.0), height)]
@@ -359,7 +386,7 @@ fn a_model_thrown_off_a_2_inch_ledge_falls_and_suffers_a_pow_12_damage_roll_seed
     assert_eq!(knocked_down, &["blue-a".to_string()]);
     let damage = damage_of(&events);
     let sources: Vec<&str> = damage.iter().map(|d| d.source.as_str()).collect();
-    assert_eq!(sources, ["slam", "fall"]);
+    assert_eq!(sources, ["throw", "fall"]);
     let fall = &damage[1].roll;
     assert_eq!(fall.roll.expression.to_string(), "2d6+12", "a fall of up to 2″: 2d6 + 12");
     assert_eq!(fall.total, dice_sum(&fall.roll) + 12);
@@ -404,9 +431,32 @@ fn a_model_thrown_onto_another_stays_put_and_the_other_is_moved_the_least_seed_0
     let hits: Vec<(&str, &str)> = damage.iter().map(|d| (d.model.as_str(), d.source.as_str())).collect();
     assert_eq!(
         hits,
-        [("red-beast", "slam"), ("blue-small", "collateral"), ("red-beast", "fall"), ("blue-small", "fall")]
+        [("red-beast", "throw"), ("blue-small", "collateral"), ("red-beast", "fall"), ("blue-small", "fall")]
     );
     assert_eq!(battle.model("blue-small").position.centre(), relocated[0].to);
+    no_overlaps(&battle);
+}
+
+#[test]
+fn a_model_moved_out_of_the_way_never_ends_inside_an_obstruction_seed_000_rule_of_least_disturbance() {
+    // Thrown 5″ east, the warbeast lands overlapping the small model; straight on east would put
+    // the small model into the wall, so it goes round: against the warbeast and the wall at once,
+    // north or south (a tie, broken by a recorded die).
+    let wall = feature("wall", TerrainKind::Obstruction, (39.9, 20.0), (41.0, 46.0), 3.0);
+    let mut battle = battle_of(
+        vec![model("red-beast", RED, warbeast(), 33.0, 33.0), model("blue-small", BLUE, dummy(), 38.5, 33.0)],
+        vec![wall],
+    );
+    let events = battle.judge(displace("red-beast", Kind::Throw, (31.0, 33.0), 5.0, Some(10), Some(8)));
+    let E::Displaced { to, relocated, tie_break, .. } = displaced(&events) else { unreachable!() };
+    assert_eq!(*to, p(38.0, 33.0));
+    assert_eq!(relocated.len(), 1);
+    let x = 39.9 - SMALL;
+    let y = ((LARGE + SMALL).powi(2) - (x - 38.0).powi(2)).sqrt();
+    assert!(close(relocated[0].to.x, x) && close((relocated[0].to.y - 33.0).abs(), y), "{:?}", relocated[0]);
+    assert_eq!(tie_break.as_ref().map(|roll| roll.expression.to_string()).as_deref(), Some("d2"), "two options tie");
+    let small = battle.model("blue-small");
+    assert!(!battle.state.table.terrain[0].overlaps_base(&small.circle()));
     no_overlaps(&battle);
 }
 
@@ -427,7 +477,7 @@ fn a_falling_model_damages_a_smaller_model_it_lands_base_to_base_with_seed_000_f
     let hits: Vec<(&str, &str)> = damage.iter().map(|d| (d.model.as_str(), d.source.as_str())).collect();
     assert_eq!(
         hits,
-        [("red-beast", "slam"), ("blue-small", "collateral"), ("red-beast", "fall"), ("blue-small", "fall")]
+        [("red-beast", "throw"), ("blue-small", "collateral"), ("red-beast", "fall"), ("blue-small", "fall")]
     );
     assert_eq!(damage[3].roll.roll.expression.to_string(), "2d6+12", "the same damage roll as the falling model");
     assert!(has(&battle, "blue-small", &Condition::KnockedDown));
@@ -622,4 +672,91 @@ fn a_trooper_killed_by_its_own_fall_leaves_the_unit_to_move_another_seed_000_uni
         UnitPlacement { placed: vec![Placement { model: "red-t3".into(), at: p(21.5, 24.0) }], cannot_place: vec![] };
     battle.play(herald_domain::warmachine::battle::WarmachineCommand::PlaceTroopers { placement });
     battle.play(end_activation());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standing on elevated surfaces at creation
+// ---------------------------------------------------------------------------------------------
+
+/// `spec` with no elevation given, as a JSON request that leaves it out reads.
+fn on_surface(spec: ModelSpec) -> ModelSpec {
+    let mut json = serde_json::to_value(&spec).expect("serializes");
+    json["position"].as_object_mut().expect("a position").remove("elevation");
+    serde_json::from_value(json).expect("a position without an elevation is accepted")
+}
+
+/// The error creating a battle on `terrain` with `models` is refused with.
+fn creation_refused(
+    models: Vec<ModelSpec>,
+    terrain: Vec<herald_domain::warmachine::table::TerrainFeature>,
+) -> RuleError {
+    use herald_domain::Decider;
+    let state = herald_domain::warmachine::battle::WarmachineState::default();
+    let mut ctx = context(&state, judge(), 0);
+    let command = create_command(table_with(terrain), models, 0);
+    herald_domain::warmachine::battle::Warmachine::decide(&state, &command, &mut ctx).expect_err("refused")
+}
+
+#[test]
+fn a_model_placed_on_an_elevated_surface_without_an_elevation_stands_on_it_seed_000_falling() {
+    let mut battle = battle_of(
+        vec![
+            on_surface(model("blue-a", BLUE, dummy(), 33.0, 33.0)),
+            on_surface(model("red-b", RED, dummy(), 4.0, 4.0)),
+            // Its base reaches over the ledge, but its centre is on the table.
+            on_surface(model("red-c", RED, dummy(), 29.8, 20.0)),
+        ],
+        ledge(2.0),
+    );
+    let E::BattleCreated { models, .. } = &battle.events[0] else { unreachable!() };
+    let created: Vec<(&str, f64)> = models.iter().map(|m| (m.id.as_str(), m.position.elevation)).collect();
+    assert_eq!(created, [("blue-a", 2.0), ("red-b", 0.0), ("red-c", 0.0)]);
+    assert!(models.iter().all(|m| m.position.elevation_given()), "the event records where each stands");
+    assert_eq!(battle.model("blue-a").position.elevation, 2.0);
+    assert!(battle.model("red-b").position.elevation.is_sign_positive());
+    // Standing 2″ up, it falls 2″ when pushed off.
+    let events = battle.judge(displace("blue-a", Kind::Push, (31.0, 33.0), 5.0, None, None));
+    let damage = damage_of(&events);
+    assert_eq!(damage.len(), 1);
+    assert_eq!((damage[0].source.as_str(), damage[0].roll.roll.expression.to_string()), ("fall", "2d6+12".into()));
+    // The highest surface under the centre is the one it stands on.
+    let tower = feature("tower", TerrainKind::ElevatedSurface, (32.0, 32.0), (34.0, 34.0), 5.0);
+    let battle = battle_of(
+        vec![on_surface(model("blue-a", BLUE, dummy(), 33.0, 33.0)), model("red-b", RED, dummy(), 4.0, 4.0)],
+        vec![ledge(2.0).remove(0), tower],
+    );
+    assert_eq!(battle.model("blue-a").position.elevation, 5.0);
+}
+
+#[test]
+fn an_elevation_that_contradicts_the_surface_under_the_base_is_refused_at_creation_seed_000_falling() {
+    let enemy = || model("red-b", RED, dummy(), 4.0, 4.0);
+    // Given 0″ on a 2″ ledge: it would be sunk into the hill.
+    let error = creation_refused(vec![model("blue-a", BLUE, dummy(), 33.0, 33.0), enemy()], ledge(2.0));
+    assert_eq!(error.code, "warmachine.elevation_mismatch");
+    assert_eq!(error.rule, heading("Falling"));
+    for needed in ["blue-a", "ledge", "2″", "0″"] {
+        assert!(error.message.contains(needed), "{needed} missing from: {}", error.message);
+    }
+    // Given 3″ where there is only the table: it would float.
+    let error = creation_refused(vec![raised(model("blue-a", BLUE, dummy(), 20.0, 20.0), 3.0), enemy()], ledge(2.0));
+    assert_eq!(error.code, "warmachine.elevation_mismatch");
+    for needed in ["blue-a", "3″", "no elevated surface", "0″"] {
+        assert!(error.message.contains(needed), "{needed} missing from: {}", error.message);
+    }
+    // Given 2″ on a 5″ tower standing on the 2″ ledge: the highest surface is the one under it.
+    let tower = feature("tower", TerrainKind::ElevatedSurface, (32.0, 32.0), (34.0, 34.0), 5.0);
+    let error = creation_refused(
+        vec![raised(model("blue-a", BLUE, dummy(), 33.0, 33.0), 2.0), enemy()],
+        vec![ledge(2.0).remove(0), tower],
+    );
+    assert!(error.code == "warmachine.elevation_mismatch" && error.message.contains("tower, 5″ high"));
+    // The surface's height is accepted, within a billionth of an inch, and is what it stands at.
+    let battle = battle_of(vec![raised(model("blue-a", BLUE, dummy(), 33.0, 33.0), 2.0 + 1e-10), enemy()], ledge(2.0));
+    assert_eq!(battle.model("blue-a").position.elevation, 2.0);
+    // On the ledge's edge it is on the ledge; with only the base over the ledge it is not.
+    let battle = battle_of(vec![raised(model("blue-a", BLUE, dummy(), 30.0, 33.0), 2.0), enemy()], ledge(2.0));
+    assert_eq!(battle.model("blue-a").position.elevation, 2.0);
+    let battle = battle_of(vec![model("blue-a", BLUE, dummy(), 29.8, 33.0), enemy()], ledge(2.0));
+    assert_eq!(battle.model("blue-a").position.elevation, 0.0);
 }

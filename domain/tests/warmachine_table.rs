@@ -183,3 +183,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_position_without_an_elevation_stays_without_one_when_read_back_from_the_log_seed_000_falling() {
+    // Left out, the elevation is "on the surface under the centre"; given as 0, it is 0. Both
+    // survive a trip through JSON (commands are stored as JSON and re-run to verify a battle).
+    let left_out: Position = serde_json::from_str(r#"{"x": 1.0, "y": 2.0}"#).unwrap();
+    assert!(!left_out.elevation_given());
+    assert_eq!(left_out.elevation, 0.0, "it compares as 0 wherever an f64 is read");
+    assert_eq!(serde_json::to_value(left_out).unwrap(), serde_json::json!({"x": 1.0, "y": 2.0, "facing": 0.0}));
+    let read_back: Position = serde_json::from_value(serde_json::to_value(left_out).unwrap()).unwrap();
+    assert!(!read_back.elevation_given());
+    let given: Position = serde_json::from_str(r#"{"x": 1.0, "y": 2.0, "elevation": 0}"#).unwrap();
+    assert!(given.elevation_given());
+    let read_back: Position = serde_json::from_value(serde_json::to_value(given).unwrap()).unwrap();
+    assert!(read_back.elevation_given() && read_back.elevation == 0.0);
+    assert!(!Position { x: 1.0, y: 2.0, facing: 0.0, elevation: Position::ON_SURFACE }.elevation_given());
+}

@@ -28,7 +28,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub use disturbance::{
-    least_disturbance, Relocation, DIRECTIONS, MAX_EXTRA_MODELS, MAX_NEIGHBOURS, SEARCH_BUDGET, TIE_INCHES,
+    least_disturbance, Relocation, DIRECTIONS, MAX_EXTRA_MODELS, MAX_NEAR_CURVES, MAX_NEIGHBOURS, SEARCH_BUDGET,
+    TIE_INCHES,
 };
 
 use super::model::BaseSize;

@@ -34,7 +34,9 @@ impl Displacement {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// What the damage is called in dice purposes and damage records: `"slam"` or `"throw"`, so
+    /// a thrown model's damage is never labelled a slam (seed 000 "Thrown").
+    pub fn name(self) -> &'static str {
         match self {
             Displacement::Slammed => "slam",
             Displacement::Thrown => "throw",

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 pub use geometry::{edge_distance, overlaps, segment_point_distance, within, Circle, Point, Rect, Shape, EPSILON};
 pub use path::{first_contact, passes_over_base, terrain_in_path, Contact};
 pub use sight::{has_line_of_sight, sight_blocker, SightBlocker};
-pub use terrain::{fall_height, surface_height, TerrainFeature, TerrainKind};
+pub use terrain::{fall_height, surface_height, surface_under, TerrainFeature, TerrainKind};
 
 use super::model::BaseSize;
 use crate::RuleError;
@@ -39,11 +39,38 @@ pub struct Position {
     #[serde(default)]
     pub facing: f64,
     /// Inches above the table (the surface it stands on).
-    #[serde(default)]
+    // Left out, it is `Position::ON_SURFACE`: battle creation stands the model on the surface
+    // under its base's centre. (Kept out of the doc comment, which is the API schema's text.)
+    #[serde(default = "on_surface", skip_serializing_if = "is_on_surface")]
     pub elevation: f64,
 }
 
+/// Serde's value for a position given without an elevation.
+fn on_surface() -> f64 {
+    Position::ON_SURFACE
+}
+
+/// Whether an elevation is [`Position::ON_SURFACE`]: left out when serialized, so a command read
+/// back from the log means what it meant when it was sent.
+fn is_on_surface(elevation: &f64) -> bool {
+    *elevation == 0.0 && elevation.is_sign_negative()
+}
+
 impl Position {
+    /// The elevation that means "not given: stand on the surface under the base's centre".
+    ///
+    /// It is −0: equal to 0 in every comparison, told apart only by its sign. So the field stays
+    /// an `f64` (every caller and every JSON document accepted so far keeps working) and an
+    /// elevation of 0 that is given can still be told from one that is not (seed 000 "Falling":
+    /// a model stands on a surface, and falls are measured from it). Battle creation resolves it;
+    /// no model state ever holds it.
+    pub const ON_SURFACE: f64 = -0.0;
+
+    /// Whether the elevation was given rather than left to the surface under the centre.
+    pub fn elevation_given(&self) -> bool {
+        !is_on_surface(&self.elevation)
+    }
+
     /// The base's centre.
     pub fn centre(&self) -> Point {
         Point::new(self.x, self.y)

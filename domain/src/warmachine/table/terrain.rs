@@ -69,14 +69,23 @@ impl TerrainFeature {
     }
 }
 
+/// The elevated surface under `point`: the highest one covering it (the first listed among equals),
+/// or `None` where only the table is.
+pub fn surface_under(terrain: &[TerrainFeature], point: Point) -> Option<&TerrainFeature> {
+    terrain.iter().filter(|f| f.kind == TerrainKind::ElevatedSurface && f.covers(point)).fold(
+        None,
+        |best: Option<&TerrainFeature>, f| match best {
+            Some(b) if b.height >= f.height => Some(b),
+            _ => Some(f),
+        },
+    )
+}
+
 /// The surface height under `point`: the highest elevated surface covering it, else 0 (the
 /// table). Used to measure falls (seed 000 "Falling").
 pub fn surface_height(terrain: &[TerrainFeature], point: Point) -> f64 {
-    terrain
-        .iter()
-        .filter(|f| f.kind == TerrainKind::ElevatedSurface && f.covers(point))
-        .map(|f| f.height)
-        .fold(0.0, f64::max)
+    // Adding +0 turns a −0 height into 0: −0 is how a position says "on the surface".
+    surface_under(terrain, point).map_or(0.0, |f| f.height.max(0.0)) + 0.0
 }
 
 /// How far a model falls moving from a surface of height `from` to one of height `to`: `Some`

@@ -135,11 +135,14 @@ pub fn displace(
             return Err(refuse("push_no_damage", "a push causes no damage roll: send no POW", "seed 000 \"Pushed\""))
         }
         (Some(_), Some(pow), Some(collateral)) => Some((pow, collateral)),
-        (Some(_), _, _) => {
+        (Some(displacement), _, _) => {
             return Err(refuse(
                 "slam_pow_required",
-                "a slam or throw needs the POW of its damage roll and of collateral damage, set by the spell or attack",
-                "seed 000 \"Slammed\"; seed 000 \"Thrown\"",
+                format!(
+                    "a {} needs the POW of its damage roll and of collateral damage, set by the spell or attack",
+                    displacement.name()
+                ),
+                kind.rule(),
             ))
         }
     };
@@ -210,7 +213,8 @@ pub fn displace(
             contacts: outcome.contacts.clone(),
         };
         let rolled = slam_damage(&mut ctx.dice, &slam)?;
-        damage.push(deal(request.model, "slam", rolled.moved.damage, &mut ctx.dice)?);
+        // Labelled by what happened: a thrown model's damage is a throw's, not a slam's.
+        damage.push(deal(request.model, displacement.name(), rolled.moved.damage, &mut ctx.dice)?);
         for hit in rolled.collateral {
             knocked_down.push(hit.model.clone());
             damage.push(deal(&hit.model, "collateral", hit.damage, &mut ctx.dice)?);

@@ -12,7 +12,7 @@ use crate::{
             state::WarmachineState,
         },
         model::ModelType,
-        table::Table,
+        table::{surface_under, Table, EPSILON},
     },
     Context, Role, RuleError,
 };
@@ -30,6 +30,7 @@ pub const MAX_TERRAIN: usize = 200;
 pub const MAX_ELEVATION: f64 = 100.0;
 
 const TYPES: &str = "seed 000 \"Model Types, Stats, and Damage Capacity\"";
+const FALLING: &str = "seed 000 \"Falling\"";
 
 /// Open the battle: a judge sets the table, the players and every model.
 pub fn create(
@@ -54,11 +55,11 @@ pub fn create(
     table.validate()?;
     check_terrain(table)?;
     check_players(players)?;
-    check_models(table, players, models)?;
+    let models = check_models(table, players, models)?;
     Ok(vec![WarmachineEvent::BattleCreated {
         table: table.clone(),
         players: players.to_vec(),
-        models: models.to_vec(),
+        models,
         seed_commitment: seed_commitment.to_ascii_lowercase(),
     }])
 }
@@ -106,7 +107,9 @@ fn check_players(players: &[PlayerSpec]) -> Result<(), RuleError> {
     Ok(())
 }
 
-fn check_models(table: &Table, players: &[PlayerSpec], models: &[ModelSpec]) -> Result<(), RuleError> {
+/// Checks every model and returns them as they stand on the table: each with its elevation
+/// resolved by [`standing_elevation`].
+fn check_models(table: &Table, players: &[PlayerSpec], models: &[ModelSpec]) -> Result<Vec<ModelSpec>, RuleError> {
     if models.is_empty() || models.len() > MAX_MODELS {
         return Err(refuse("model_count", format!("a battle needs 1 to {MAX_MODELS} models"), SERVICE_RULES));
     }
@@ -115,6 +118,7 @@ fn check_models(table: &Table, players: &[PlayerSpec], models: &[ModelSpec]) -> 
         return Err(refuse("duplicate_model", "every model needs its own id", SERVICE_RULES));
     }
     let mut placed = Vec::new();
+    let mut standing = Vec::with_capacity(models.len());
     for spec in models {
         check_name("model", &spec.id)?;
         if !players.iter().any(|p| p.name == spec.player) {
@@ -147,6 +151,9 @@ fn check_models(table: &Table, players: &[PlayerSpec], models: &[ModelSpec]) -> 
             .check_placement(&base, &placed)
             .map_err(|e| RuleError { message: format!("{}: {}", spec.id, e.message), ..e })?;
         placed.push(base);
+        let mut stands = spec.clone();
+        stands.position.elevation = standing_elevation(table, spec)?;
+        standing.push(stands);
     }
     // A unit's troopers all belong to one player.
     for spec in models {
@@ -156,7 +163,45 @@ fn check_models(table: &Table, players: &[PlayerSpec], models: &[ModelSpec]) -> 
             }
         }
     }
-    Ok(())
+    Ok(standing)
+}
+
+/// The elevation a model is created at: the height of the surface under its base's centre, the
+/// surface every later move puts it on (herald's table reading, docs/rulesets/warmachine.md; falls
+/// are measured from it, seed 000 "Falling").
+///
+/// Left out, the model stands on that surface. Given, it must be that height (within
+/// [`EPSILON`]): 0 where no elevated surface is under the centre, the highest surface's height
+/// where one is. Anything else contradicts the table — a model floating above the ground or
+/// sunk into a hill — and is refused with `warmachine.elevation_mismatch`.
+fn standing_elevation(table: &Table, spec: &ModelSpec) -> Result<f64, RuleError> {
+    let centre = spec.position.centre();
+    let surface = surface_under(&table.terrain, centre);
+    let height = surface.map_or(0.0, |f| f.height) + 0.0;
+    if height > MAX_ELEVATION {
+        return Err(refuse(
+            "bad_position",
+            format!("{} would stand {height} inches up; at most {MAX_ELEVATION} inches", spec.id),
+            SERVICE_RULES,
+        ));
+    }
+    let given = spec.position.elevation;
+    if !spec.position.elevation_given() || (given - height).abs() <= EPSILON {
+        return Ok(height);
+    }
+    let under = match surface {
+        Some(feature) => format!("on the elevated surface {}, {height}″ high", feature.name),
+        None => "on the table itself (0″): no elevated surface is under it".to_string(),
+    };
+    Err(refuse(
+        "elevation_mismatch",
+        format!(
+            "{} is given an elevation of {given}″, but its base's centre ({}, {}) is {under}; \
+             give {height} or leave the elevation out to stand on the surface",
+            spec.id, spec.position.x, spec.position.y
+        ),
+        FALLING,
+    ))
 }
 
 fn check_unit(spec: &ModelSpec, ids: &BTreeSet<&str>) -> Result<(), RuleError> {
