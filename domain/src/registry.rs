@@ -24,7 +24,7 @@ pub fn find(kind: StreamKind, id: &str) -> Option<&'static dyn AnyRuleset> {
     all().find(|ruleset| ruleset.kind() == kind && ruleset.id() == id)
 }
 
-/// The ruleset that wrote an event recorded under `rules` (`warmachine@1`), of any rules version:
+/// The ruleset that wrote an event recorded under `rules` (`coalition-battle@1`), of any rules version:
 /// the name before the `@` is what identifies it, so a new rules version keeps its streams.
 pub fn by_rules(rules: &str) -> Option<&'static dyn AnyRuleset> {
     let name = rules.split_once('@').map_or(rules, |(name, _)| name);

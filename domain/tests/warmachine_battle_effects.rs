@@ -77,10 +77,7 @@ fn the_active_players_triggered_effects_resolve_before_the_inactive_players_seed
     let events = battle.play(attack("red-solo", "Blade", "blue-target"));
     let E::AttackResolved { roll, triggers, .. } = find(&events, "warmachine.AttackResolved") else { unreachable!() };
     assert!(roll.hit);
-    assert_eq!(
-        triggers,
-        &[("red-solo".to_string(), "Follow Up".to_string()), ("blue-target".to_string(), "Retaliate".to_string())]
-    );
+    assert_eq!(triggers, &[triggered("red-solo", "Follow Up"), triggered("blue-target", "Retaliate")]);
     assert_eq!(battle.state.pending_triggers.len(), 2);
     // Blue's controller may resolve blue's trigger, but not before red's.
     battle.refused_by(bob(), resolve("blue-target", "Retaliate", false), "warmachine.active_player_first", "Triggers");
@@ -153,7 +150,7 @@ fn attack_hit_triggers_need_a_hit_while_after_attack_triggers_fire_on_a_miss_see
     let events = battle.play(attack("red-solo", "Blade", "blue-target"));
     let E::AttackResolved { roll, triggers, .. } = find(&events, "warmachine.AttackResolved") else { unreachable!() };
     assert!(!roll.hit);
-    assert_eq!(triggers, &[("red-solo".to_string(), "Recoil".to_string())]);
+    assert_eq!(triggers, &[triggered("red-solo", "Recoil")]);
 }
 
 #[test]
@@ -759,4 +756,9 @@ fn an_elevation_that_contradicts_the_surface_under_the_base_is_refused_at_creati
     assert_eq!(battle.model("blue-a").position.elevation, 2.0);
     let battle = battle_of(vec![model("blue-a", BLUE, dummy(), 29.8, 33.0), enemy()], ledge(2.0));
     assert_eq!(battle.model("blue-a").position.elevation, 0.0);
+}
+
+/// A pending trigger as an attack records it.
+fn triggered(model: &str, rule: &str) -> herald_domain::warmachine::battle::event::TriggeredRule {
+    herald_domain::warmachine::battle::event::TriggeredRule { model: model.into(), rule: rule.into() }
 }

@@ -352,7 +352,7 @@ fn markers_expire_at_the_start_of_their_players_turn_before_maintenance_seed_000
     assert_eq!(
         events[1],
         E::MarkersExpired {
-            removed: vec![("blue-solo".into(), Condition::CannotCharge), ("red-solo".into(), Condition::CannotRun)]
+            removed: vec![expired("blue-solo", Condition::CannotCharge), expired("red-solo", Condition::CannotRun)]
         },
         "removed right after the turn starts, before any maintenance or control event"
     );
@@ -364,7 +364,7 @@ fn markers_expire_at_the_start_of_their_players_turn_before_maintenance_seed_000
     battle.play(run("red-solo", &[(10.0, 24.0)]));
     battle.finish_turn();
     let events = battle.play(start_turn());
-    assert!(events.contains(&E::MarkersExpired { removed: vec![("red-solo".into(), Condition::KnockedDown)] }));
+    assert!(events.contains(&E::MarkersExpired { removed: vec![expired("red-solo", Condition::KnockedDown)] }));
     assert!(!has(&battle, "red-solo", &Condition::KnockedDown));
 }
 
@@ -617,4 +617,9 @@ fn a_warjack_made_inert_during_its_activation_cannot_move_or_attack_seed_000_war
     battle.refused(attack("red-jack", "Arm Blade", "blue-solo"), "warmachine.inert", "Warjacks");
     let events = battle.play(end_activation());
     assert!(matches!(events.last(), Some(E::ActivationEnded { .. })), "{events:?}");
+}
+
+/// A marker as `MarkersExpired` records it.
+fn expired(model: &str, condition: Condition) -> herald_domain::warmachine::battle::event::ExpiredMarker {
+    herald_domain::warmachine::battle::event::ExpiredMarker { model: model.into(), condition }
 }

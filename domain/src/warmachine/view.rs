@@ -25,7 +25,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "id": "01936f3e-8f4d-7a31-8a9b-0c64d1f3a002", "stream": "battle-01936f3e-8f4d-7a31-8a9b-0c64d1f3a002",
-    "version": 6, "ruleset": "warmachine", "rules": "warmachine@1", "phase": "activation", "turn": 1,
+    "version": 6, "ruleset": "warmachine", "rules": "warmachine@2", "phase": "activation", "turn": 1,
     "current_player": "red", "active_player": "red", "inactive_players": ["blue"], "players": [{"name": "red", "controller": "alice"}, {"name": "blue", "controller": "bob"}],
     "table": {"width": 48.0, "depth": 48.0, "terrain": [{"name": "Hill", "kind": "elevated_surface",
         "shape": {"kind": "rect", "min": {"x": 20.0, "y": 20.0}, "max": {"x": 26.0, "y": 24.0}}, "height": 2.0}]},
@@ -56,7 +56,7 @@ pub struct WarmachineView {
     pub version: u64,
     /// Always `warmachine`: tells a client which of the two battle views it holds.
     pub ruleset: String,
-    /// The rules version of the decider (`warmachine@1`).
+    /// The rules version of the decider (`warmachine@2`).
     pub rules: String,
     /// Where the battle stands.
     pub phase: Phase,

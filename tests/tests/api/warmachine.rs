@@ -304,7 +304,7 @@ async fn two_full_rounds_of_a_small_battle_are_played_refused_where_illegal_and_
     let verified = app.request("GET", &format!("{}/verify", table.path), None, None).await;
     assert_eq!(verified.status, 200, "{:#}", verified.body);
     assert_eq!(verified.body["result"], "verified", "{:#}", verified.body);
-    assert_eq!(verified.body["rules"], "warmachine@1");
+    assert_eq!(verified.body["rules"], "warmachine@2");
 }
 
 #[actix_web::test]

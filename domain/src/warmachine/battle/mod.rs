@@ -20,7 +20,10 @@ impl crate::Decider for Warmachine {
     type State = WarmachineState;
     type Command = WarmachineCommand;
     type Event = WarmachineEvent;
-    const RULES: &'static str = "warmachine@1";
+    /// `@2`: models created on an elevated surface stand on it, and the rule of least disturbance
+    /// finds the exact least distance and never ends a base in an obstruction. A battle recorded
+    /// under `@1` verifies under `@2`, with a note saying so; a relocation may then differ.
+    const RULES: &'static str = "warmachine@2";
 
     fn decide(
         state: &WarmachineState,
