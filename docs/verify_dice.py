@@ -55,8 +55,9 @@ def draws(value):
 
 def check_events(events, seed_hex):
     events = events["events"] if isinstance(events, dict) else events
-    data = lambda kind: [e["data"] for e in events if e["type"] == "coalition." + kind]
-    commitment = data("BattleCreated")[0]["seed_commitment"]
+    # Any ruleset: `coalition.SeedRevealed`, `warmachine.EntropyContributed`, `dice.SeedRevealed`…
+    data = lambda kind: [e["data"] for e in events if e["type"].split(".")[-1] == kind]
+    commitment = events[0]["data"]["seed_commitment"]
     revealed = data("SeedRevealed")
     seed = bytes.fromhex(seed_hex or revealed[0]["seed"])
     ok = hashlib.sha256(seed).hexdigest() == commitment
