@@ -129,8 +129,10 @@ fn the_stand_alone_python_checker_recomputes_every_die_of_a_battle() {
 
     let mut tampered = events.clone();
     let resolved = tampered.iter_mut().find(|e| e.event_type == "coalition.BattleResolved").expect("resolved");
-    let value = resolved.data.pointer_mut("/dice/b/2/draw/value").expect("a die");
+    let mut data = resolved.data.to_value();
+    let value = data.pointer_mut("/dice/b/2/draw/value").expect("a die");
     *value = serde_json::json!(value.as_u64().expect("a number") % 20 + 1);
+    resolved.data = data.into();
     let caught = check(page(&tampered));
     assert!(!caught.status.success(), "a changed die is caught by the outsider's checker");
 }

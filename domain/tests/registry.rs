@@ -71,18 +71,18 @@ fn schema_1_campaign_payloads_are_upcast_nested_days_and_loss_pairs_included() {
     let nested = json!({"type": "days", "event": {"type": "day_counted", "army": "Rag", "square": "14H",
         "site": {"kind": "portal"}, "days": 2}});
     assert_eq!(
-        campaign.upcast("coalition.DayCounted", 1, &nested),
+        campaign.upcast("coalition.DayCounted", 1, &nested.to_string()).unwrap(),
         json!({"type": "coalition.DayCounted", "army": "Rag", "square": "14H", "site": {"kind": "portal"}, "days": 2})
     );
     let pairs = json!({"type": "battle_result_applied", "battle": "battle-x", "winners": ["A"],
         "losses": [["A", [10, 0]], ["B", [500]]]});
     assert_eq!(
-        campaign.upcast("coalition.BattleResultApplied", 1, &pairs)["losses"],
+        campaign.upcast("coalition.BattleResultApplied", 1, &pairs.to_string()).unwrap()["losses"],
         json!([{"army": "A", "losses": [10, 0]}, {"army": "B", "losses": [500]}])
     );
     // A current payload is read as it is.
     let current = json!({"type": "coalition.TurnOpened", "turn": 1, "deadline": "2030-01-01T00:00:00Z"});
-    assert_eq!(campaign.upcast("coalition.TurnOpened", EVENT_SCHEMA, &current), current);
+    assert_eq!(campaign.upcast("coalition.TurnOpened", EVENT_SCHEMA, &current.to_string()).unwrap(), current);
     let mut state = campaign.new_state();
     let folding = std::sync::Arc::get_mut(&mut state).unwrap();
     campaign
@@ -90,8 +90,7 @@ fn schema_1_campaign_payloads_are_upcast_nested_days_and_loss_pairs_included() {
             folding,
             "coalition.TurnOpened",
             1,
-            &json!({"type": "turn_opened", "turn": 1,
-        "deadline": "2030-01-01T00:00:00Z"}),
+            &json!({"type": "turn_opened", "turn": 1, "deadline": "2030-01-01T00:00:00Z"}).to_string(),
         )
         .unwrap();
     assert_eq!(state.as_any().downcast_ref::<CampaignState>().unwrap().turn, 1);
@@ -102,18 +101,18 @@ fn schema_1_warmachine_payloads_are_upcast_marker_and_trigger_pairs_included() {
     let warmachine = registry::by_rules("warmachine@1").unwrap();
     let markers = json!({"type": "markers_expired", "removed": [["red-jack", {"kind": "knocked_down"}]]});
     assert_eq!(
-        warmachine.upcast("warmachine.MarkersExpired", 1, &markers),
+        warmachine.upcast("warmachine.MarkersExpired", 1, &markers.to_string()).unwrap(),
         json!({"type": "warmachine.MarkersExpired", "removed": [{"model": "red-jack", "condition": {"kind": "knocked_down"}}]})
     );
     let mut state = warmachine.new_state();
     let folding = std::sync::Arc::get_mut(&mut state).unwrap();
-    warmachine.evolve(folding, "warmachine.MarkersExpired", 1, &markers).unwrap();
+    warmachine.evolve(folding, "warmachine.MarkersExpired", 1, &markers.to_string()).unwrap();
     assert!(state.as_any().downcast_ref::<WarmachineState>().is_some());
     let refused = warmachine.evolve(
         std::sync::Arc::get_mut(&mut state).unwrap(),
         "warmachine.MarkersExpired",
         EVENT_SCHEMA,
-        &markers,
+        &markers.to_string(),
     );
     assert!(refused.is_err(), "a schema-2 payload with a schema-1 tag is not an event");
 }

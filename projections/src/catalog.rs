@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
 use herald_domain::{registry, AnyRuleset, AnyState, StreamKind};
-use herald_store::{EventStore, RecordedEvent, StoreError};
+use herald_store::{EventRef, EventStore, StoreError};
 
 /// One stream's folded state, the ruleset that folds it and the version it is folded to.
 #[derive(Clone)]
@@ -80,16 +80,12 @@ impl Catalog {
     /// Fold every event of `$all` after the checkpoint. Returns the new checkpoint.
     pub fn catch_up(&self, store: &dyn EventStore) -> Result<Option<u64>, StoreError> {
         let mut inner = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        loop {
-            let from = inner.checkpoint.map_or(0, |position| position + 1);
-            let batch = store.read_all(from, 1024)?;
-            if batch.is_empty() {
-                return Ok(inner.checkpoint);
-            }
-            for event in &batch {
-                inner.fold(event);
-            }
-        }
+        let from = inner.checkpoint.map_or(0, |position| position + 1);
+        store.replay_all(from, &mut |event| {
+            inner.fold(&event);
+            std::ops::ControlFlow::Continue(())
+        })?;
+        Ok(inner.checkpoint)
     }
 
     /// The position of the last event folded.
@@ -144,19 +140,24 @@ impl Catalog {
 }
 
 impl Inner {
-    fn fold(&mut self, event: &RecordedEvent) {
+    fn fold(&mut self, event: &EventRef<'_>) {
         self.checkpoint = Some(event.position);
-        self.streams.insert(event.stream.clone(), event.version);
-        let Some(kind) = StreamKind::of(&event.stream) else { return };
-        let ruleset = match registry::by_rules(&event.rules) {
+        match self.streams.get_mut(event.stream) {
+            Some(version) => *version = event.version,
+            None => {
+                self.streams.insert(event.stream.to_string(), event.version);
+            }
+        }
+        let Some(kind) = StreamKind::of(event.stream) else { return };
+        let ruleset = match registry::by_rules(event.rules) {
             Some(ruleset) if ruleset.kind() == kind => ruleset,
             _ => return self.report(event, "an event of no registered ruleset of its stream's kind"),
         };
-        let entry = self.entries.entry(event.stream.clone()).or_insert_with(|| Entry {
-            ruleset,
-            state: ruleset.new_state(),
-            version: 0,
-        });
+        if !self.entries.contains_key(event.stream) {
+            let fresh = Entry { ruleset, state: ruleset.new_state(), version: 0 };
+            self.entries.insert(event.stream.to_string(), fresh);
+        }
+        let Some(entry) = self.entries.get_mut(event.stream) else { return };
         if entry.ruleset.rules() != ruleset.rules() {
             return self.report(event, "an event of another ruleset than its stream's");
         }
@@ -164,7 +165,7 @@ impl Inner {
             entry.state = entry.state.clone_arc();
         }
         let folded = match Arc::get_mut(&mut entry.state) {
-            Some(state) => ruleset.evolve(state, &event.event_type, event.schema, &event.data),
+            Some(state) => ruleset.evolve(state, event.event_type, event.schema, event.data),
             None => Err("the state is shared".into()),
         };
         match folded {
@@ -172,7 +173,7 @@ impl Inner {
             Err(error) => {
                 // A stream whose first event does not decode holds nothing yet.
                 if entry.version == 0 && event.version == 0 {
-                    self.entries.remove(&event.stream);
+                    self.entries.remove(event.stream);
                 }
                 self.report(event, &error)
             }
@@ -181,7 +182,7 @@ impl Inner {
 
     /// Report an event that cannot be folded: it means a damaged log or a payload this build
     /// cannot read. `/readyz` lists its position.
-    fn report(&mut self, event: &RecordedEvent, error: &str) {
+    fn report(&mut self, event: &EventRef<'_>, error: &str) {
         tracing::error!(
             position = event.position,
             stream = %event.stream,

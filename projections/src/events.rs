@@ -61,14 +61,16 @@ impl EventView {
     pub fn new(event: &RecordedEvent, current: Option<&Entry>, viewer: &Viewer) -> Self {
         let data = match registry::by_rules(&event.rules) {
             Some(ruleset) => {
-                let mut data = ruleset.upcast(&event.event_type, event.schema, &event.data);
+                let mut data = ruleset
+                    .upcast(&event.event_type, event.schema, event.data.get())
+                    .unwrap_or(serde_json::Value::Null);
                 match current.filter(|entry| entry.ruleset.rules() == ruleset.rules()) {
                     Some(entry) => ruleset.redact_event(&mut data, entry.state.as_ref(), viewer),
                     None => ruleset.redact_event(&mut data, ruleset.new_state().as_ref(), viewer),
                 }
                 data
             }
-            None => event.data.clone(),
+            None => event.data.to_value(),
         };
         Self {
             id: event.id,

@@ -290,7 +290,7 @@ pub fn current_event(event_type: &str, rules: &str, data: serde_json::Value) -> 
         correlation_id: None,
         causation_id: None,
         rules: rules.into(),
-        data,
+        data: data.into(),
     }
 }
 

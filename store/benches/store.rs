@@ -63,7 +63,8 @@ fn new_event(n: u64) -> NewEvent {
         causation_id: None,
         rules: "coalition@1".into(),
         data: serde_json::json!({ "unit": format!("u{}", n % 97), "from": [3, 4], "to": [5, 6],
-                                   "roll": { "dice": "2d6", "result": [3, 5] } }),
+                                   "roll": { "dice": "2d6", "result": [3, 5] } })
+        .into(),
     }
 }
 

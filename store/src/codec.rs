@@ -39,7 +39,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::{RecordedEvent, StoreError, StoredCommand};
+use crate::{EventRef, RecordedEvent, StoreError, StoredCommand};
 
 /// Tree of events by `$all` position.
 pub const EVENTS_TREE: &str = "events";
@@ -78,8 +78,7 @@ pub fn decode_u64(bytes: &[u8]) -> Result<u64, StoreError> {
 
 /// Encode an event for the `events` tree.
 pub fn encode_event(event: &RecordedEvent) -> Vec<u8> {
-    // serde_json::Value always serialises (its map keys are strings), so this cannot fail.
-    let data = serde_json::to_vec(&event.data).unwrap_or_else(|_| b"null".to_vec());
+    let data = event.data.get().as_bytes();
     let text_len = event.stream.len() + event.event_type.len() + event.actor.len() + event.rules.len();
     let mut out = Vec::with_capacity(64 + text_len + data.len());
     out.push(FORMAT);
@@ -96,12 +95,18 @@ pub fn encode_event(event: &RecordedEvent) -> Vec<u8> {
     put_opt(&mut out, event.correlation_id.as_deref());
     put_opt(&mut out, event.causation_id.as_deref());
     put_str(&mut out, &event.rules);
-    out.extend_from_slice(&data);
+    out.extend_from_slice(data);
     out
 }
 
 /// Decode an event from the `events` tree; damaged bytes give [`StoreError::Backend`].
 pub fn decode_event(bytes: &[u8]) -> Result<RecordedEvent, StoreError> {
+    decode_event_ref(bytes)?.to_owned().map_err(|e| corrupt(format!("event data: {e}")))
+}
+
+/// Decode an event borrowing its strings and payload from `bytes` (no allocation): what replays
+/// use. The payload's JSON is not checked here; whoever parses it finds out.
+pub fn decode_event_ref(bytes: &[u8]) -> Result<EventRef<'_>, StoreError> {
     let mut r = Reader { bytes, at: 0 };
     let format = r.take(1)?[0];
     if format != FORMAT {
@@ -115,15 +120,15 @@ pub fn decode_event(bytes: &[u8]) -> Result<RecordedEvent, StoreError> {
     let nanos = u32::from_be_bytes(r.array()?);
     let recorded_at: DateTime<Utc> = DateTime::from_timestamp(seconds, nanos)
         .ok_or_else(|| corrupt(format!("timestamp {seconds}.{nanos} out of range")))?;
-    let stream = r.string()?;
-    let event_type = r.string()?;
-    let actor = r.string()?;
-    let command_id = r.opt_string()?;
-    let correlation_id = r.opt_string()?;
-    let causation_id = r.opt_string()?;
-    let rules = r.string()?;
-    let data = serde_json::from_slice(r.rest()).map_err(|e| corrupt(format!("event data: {e}")))?;
-    Ok(RecordedEvent {
+    let stream = r.str()?;
+    let event_type = r.str()?;
+    let actor = r.str()?;
+    let command_id = r.opt_str()?;
+    let correlation_id = r.opt_str()?;
+    let causation_id = r.opt_str()?;
+    let rules = r.str()?;
+    let data = std::str::from_utf8(r.rest()).map_err(|e| corrupt(format!("event data is not UTF-8: {e}")))?;
+    Ok(EventRef {
         id,
         stream,
         version,
@@ -194,16 +199,16 @@ impl<'a> Reader<'a> {
         slice.try_into().map_err(|_| corrupt("short field".into()))
     }
 
-    fn string(&mut self) -> Result<String, StoreError> {
+    fn str(&mut self) -> Result<&'a str, StoreError> {
         let len = u32::from_be_bytes(self.array()?) as usize;
         let bytes = self.take(len)?;
-        String::from_utf8(bytes.to_vec()).map_err(|e| corrupt(format!("string is not UTF-8: {e}")))
+        std::str::from_utf8(bytes).map_err(|e| corrupt(format!("string is not UTF-8: {e}")))
     }
 
-    fn opt_string(&mut self) -> Result<Option<String>, StoreError> {
+    fn opt_str(&mut self) -> Result<Option<&'a str>, StoreError> {
         match self.take(1)?[0] {
             0 => Ok(None),
-            1 => self.string().map(Some),
+            1 => self.str().map(Some),
             tag => Err(corrupt(format!("bad option tag {tag}"))),
         }
     }
@@ -233,7 +238,7 @@ mod tests {
             correlation_id: None,
             causation_id: Some("cause".into()),
             rules: "coalition@1".into(),
-            data: serde_json::json!({"unit": "a", "to": [1, 2], "nested": {"z": 1, "a": null}}),
+            data: serde_json::json!({"unit": "a", "to": [1, 2], "nested": {"z": 1, "a": null}}).into(),
         }
     }
 
@@ -252,6 +257,14 @@ mod tests {
                 other => panic!("truncated to {len}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn a_payload_that_is_not_json_is_a_backend_error_when_owned() {
+        let mut bytes = encode_event(&event());
+        bytes.truncate(bytes.len() - 1);
+        assert!(decode_event_ref(&bytes).is_ok(), "a borrowed read does not parse the payload");
+        assert!(matches!(decode_event(&bytes), Err(StoreError::Backend(_))));
     }
 
     #[test]

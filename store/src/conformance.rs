@@ -182,7 +182,7 @@ pub fn new_event(event_type: &str, data: serde_json::Value) -> NewEvent {
         correlation_id: None,
         causation_id: None,
         rules: "test@1".into(),
-        data,
+        data: data.into(),
     }
 }
 

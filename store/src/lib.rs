@@ -53,25 +53,46 @@ pub trait EventStore: Send + Sync + 'static {
     /// until the stream ends or `visit` breaks.
     ///
     /// For replays that fold events into state (loading an aggregate, rebuilding a projection):
-    /// nothing is collected, so memory stays flat and each event is dropped while its memory is
-    /// still hot in cache, which makes this several times faster than paging with
-    /// [`EventStore::read_stream`] on a large stream. Returns how many events were visited
-    /// (including the one that broke). The default reads pages; backends override it with a
-    /// streaming scan.
+    /// each event is lent to the visitor, borrowed from the store's own buffer (no envelope or
+    /// payload is copied or parsed), and nothing is collected, so memory stays flat. Returns how
+    /// many events were visited (including the one that broke). The default reads pages;
+    /// backends override it with a streaming scan.
     fn replay_stream(
         &self,
         stream: &str,
         from: u64,
-        visit: &mut dyn FnMut(RecordedEvent) -> std::ops::ControlFlow<()>,
+        visit: &mut dyn FnMut(EventRef<'_>) -> std::ops::ControlFlow<()>,
     ) -> Result<u64, StoreError> {
         let (mut next, mut count) = (from, 0);
         loop {
             let page = self.read_stream(stream, next, Direction::Forwards, 256)?;
             let Some(last) = page.last() else { return Ok(count) };
             next = last.version + 1;
-            for event in page {
+            for event in &page {
                 count += 1;
-                if visit(event).is_break() {
+                if visit(event.as_ref()).is_break() {
+                    return Ok(count);
+                }
+            }
+        }
+    }
+
+    /// Feed the events of `$all` from position `from` on, in commit order, to `visit`, one at a
+    /// time, until the durable head or until `visit` breaks: [`EventStore::replay_stream`] for
+    /// the whole log (rebuilding read models). Returns how many events were visited.
+    fn replay_all(
+        &self,
+        from: u64,
+        visit: &mut dyn FnMut(EventRef<'_>) -> std::ops::ControlFlow<()>,
+    ) -> Result<u64, StoreError> {
+        let (mut next, mut count) = (from, 0);
+        loop {
+            let page = self.read_all(next, 1024)?;
+            let Some(last) = page.last() else { return Ok(count) };
+            next = last.position + 1;
+            for event in &page {
+                count += 1;
+                if visit(event.as_ref()).is_break() {
                     return Ok(count);
                 }
             }

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::codec::{self, decode_event, decode_u64, position_key, stream_key};
+use crate::codec::{self, decode_event, decode_event_ref, decode_u64, position_key, stream_key};
 use crate::*;
 
 /// The embedded sled event store.
@@ -121,9 +121,26 @@ impl EventStore for SledStore {
         &self,
         stream: &str,
         from: u64,
-        visit: &mut dyn FnMut(RecordedEvent) -> std::ops::ControlFlow<()>,
+        visit: &mut dyn FnMut(EventRef<'_>) -> std::ops::ControlFlow<()>,
     ) -> Result<u64, StoreError> {
         self.replay(stream, from, visit)
+    }
+
+    fn replay_all(
+        &self,
+        from: u64,
+        visit: &mut dyn FnMut(EventRef<'_>) -> std::ops::ControlFlow<()>,
+    ) -> Result<u64, StoreError> {
+        let end = self.shared.visible_end();
+        let mut count = 0;
+        for entry in self.trees.events.range(position_key(from)..position_key(end.max(from))) {
+            let (_, bytes) = entry.map_err(backend)?;
+            count += 1;
+            if visit(decode_event_ref(&bytes)?).is_break() {
+                break;
+            }
+        }
+        Ok(count)
     }
 
     fn read_all(&self, from: u64, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {

@@ -37,6 +37,68 @@ pub enum Direction {
     Backwards,
 }
 
+/// An event's payload: its JSON text as written, parsed only by whoever reads it.
+///
+/// The store never needs the payload's structure, and the readers that do (a ruleset folding
+/// its events) decode it straight into their own types; parsing every payload into a
+/// `serde_json::Value` first cost more than the rest of a replay (docs/PERFORMANCE.md (d)).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Payload(Box<serde_json::value::RawValue>);
+
+impl Payload {
+    /// The payload of `value`.
+    pub fn from_value(value: &serde_json::Value) -> Self {
+        // A Value always serialises and its text is valid JSON.
+        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+        Self::from_json(text).unwrap_or_else(|_| Self::null())
+    }
+
+    /// A payload from JSON text; refused when the text is not JSON.
+    pub fn from_json(text: String) -> Result<Self, serde_json::Error> {
+        serde_json::value::RawValue::from_string(text).map(Self)
+    }
+
+    /// `null`.
+    pub fn null() -> Self {
+        Self(Box::default())
+    }
+
+    /// The JSON text.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The payload parsed into a `serde_json::Value` (for readers that walk it generically).
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::from_str(self.get()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The payload decoded into `T`.
+    pub fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.get())
+    }
+}
+
+impl Default for Payload {
+    fn default() -> Self {
+        Self::null()
+    }
+}
+
+/// Two payloads are equal when they hold the same JSON text.
+impl PartialEq for Payload {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl From<serde_json::Value> for Payload {
+    fn from(value: serde_json::Value) -> Self {
+        Self::from_value(&value)
+    }
+}
+
 /// An event to append: everything but the stream, version and position the store assigns.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NewEvent {
@@ -59,7 +121,7 @@ pub struct NewEvent {
     /// Ruleset and rules version that produced it, `coalition@1`.
     pub rules: String,
     /// The payload.
-    pub data: serde_json::Value,
+    pub data: Payload,
 }
 
 /// An event as stored: the envelope of DESIGN.md "The event log".
@@ -90,7 +152,81 @@ pub struct RecordedEvent {
     /// Ruleset and rules version that produced it.
     pub rules: String,
     /// The payload.
-    pub data: serde_json::Value,
+    pub data: Payload,
+}
+
+impl RecordedEvent {
+    /// The event, borrowed.
+    pub fn as_ref(&self) -> EventRef<'_> {
+        EventRef {
+            id: self.id,
+            stream: &self.stream,
+            version: self.version,
+            position: self.position,
+            event_type: &self.event_type,
+            schema: self.schema,
+            recorded_at: self.recorded_at,
+            actor: &self.actor,
+            command_id: self.command_id.as_deref(),
+            correlation_id: self.correlation_id.as_deref(),
+            causation_id: self.causation_id.as_deref(),
+            rules: &self.rules,
+            data: self.data.get(),
+        }
+    }
+}
+
+/// A stored event, borrowed from the store's own buffer: what replays visit, so folding a
+/// stream allocates nothing for envelopes it only looks at.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EventRef<'a> {
+    /// Unique id (UUIDv7).
+    pub id: uuid::Uuid,
+    /// Stream name.
+    pub stream: &'a str,
+    /// Version within the stream.
+    pub version: u64,
+    /// Position in `$all`.
+    pub position: u64,
+    /// Type name.
+    pub event_type: &'a str,
+    /// Payload schema version.
+    pub schema: u32,
+    /// When the command that produced it was received.
+    pub recorded_at: DateTime<Utc>,
+    /// Who acted.
+    pub actor: &'a str,
+    /// The command that produced the event.
+    pub command_id: Option<&'a str>,
+    /// The request or process this event belongs to.
+    pub correlation_id: Option<&'a str>,
+    /// The event or command that caused it.
+    pub causation_id: Option<&'a str>,
+    /// Ruleset and rules version that produced it.
+    pub rules: &'a str,
+    /// The payload's JSON text (not checked: it is as the store keeps it).
+    pub data: &'a str,
+}
+
+impl EventRef<'_> {
+    /// An owned copy; fails when the payload is not JSON (a damaged record).
+    pub fn to_owned(&self) -> Result<RecordedEvent, serde_json::Error> {
+        Ok(RecordedEvent {
+            id: self.id,
+            stream: self.stream.to_string(),
+            version: self.version,
+            position: self.position,
+            event_type: self.event_type.to_string(),
+            schema: self.schema,
+            recorded_at: self.recorded_at,
+            actor: self.actor.to_string(),
+            command_id: self.command_id.map(String::from),
+            correlation_id: self.correlation_id.map(String::from),
+            causation_id: self.causation_id.map(String::from),
+            rules: self.rules.to_string(),
+            data: Payload::from_json(self.data.to_string())?,
+        })
+    }
 }
 
 /// One append: events for one stream, with the command that produced them.

@@ -90,7 +90,11 @@ fn crash_child_appends_until_killed() {
                     for e in &result.events {
                         out.push_str(&format!(
                             "ACK\t{}\t{}\t{}\t{}\t{}\n",
-                            e.stream, e.version, e.position, e.id, e.data
+                            e.stream,
+                            e.version,
+                            e.position,
+                            e.id,
+                            e.data.get()
                         ));
                     }
                     out.push_str(&format!(
@@ -213,7 +217,7 @@ fn verify(dir: &Path, acks: &[Ack], commands: &[(String, String, u64)], round: u
             .get(ack.position as usize)
             .unwrap_or_else(|| panic!("round {round}: acknowledged position {} lost", ack.position));
         assert_eq!(
-            (&event.stream, event.version, event.id.to_string(), &event.data),
+            (&event.stream, event.version, event.id.to_string(), &event.data.to_value()),
             (&ack.stream, ack.version, ack.id.clone(), &ack.data),
             "round {round}: acknowledged event changed"
         );

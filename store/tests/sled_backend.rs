@@ -36,10 +36,10 @@ fn an_event_tampered_through_the_codec_reads_back_changed() {
     let events = store.db().open_tree(codec::EVENTS_TREE).expect("events tree");
     let key = position_key(result.events[1].position);
     let mut event = decode_event(&events.get(key).expect("get").expect("stored")).expect("decode");
-    event.data["n"] = serde_json::json!(99);
+    event.data = serde_json::json!({ "n": 99 }).into();
     events.insert(key, encode_event(&event)).expect("write back");
     let read = store.read_stream(&stream, 1, Direction::Forwards, 1).expect("read");
-    assert_eq!(read[0].data, serde_json::json!({ "n": 99 }));
+    assert_eq!(read[0].data.to_value(), serde_json::json!({ "n": 99 }));
     assert_eq!(read[0].id, result.events[1].id, "everything else is unchanged");
 }
 

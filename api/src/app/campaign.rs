@@ -10,7 +10,6 @@ use herald_domain::coalition::{
     campaign::{BattleResult, BattleSideResult, CampaignCommand, CampaignEvent, CampaignState, CoalitionCampaign},
     movement::Attack,
 };
-use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use super::{CommandMeta, CommandOutcome, Service};
@@ -101,7 +100,7 @@ fn open_battles(service: &Service, stream: &str, outcome: &CommandOutcome, meta:
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
     for event in &outcome.events {
         let Ok(CampaignEvent::BattleAnnounced { battle, square, sides, attack, automatic: true, .. }) =
-            CampaignEvent::deserialize(&event.data)
+            event.data.decode::<CampaignEvent>()
         else {
             continue;
         };

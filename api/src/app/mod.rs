@@ -189,7 +189,7 @@ impl Service {
                 return ControlFlow::Break(());
             }
             let Some(folding) = Arc::get_mut(&mut state) else { return ControlFlow::Break(()) };
-            match ruleset.evolve(folding, &event.event_type, event.schema, &event.data) {
+            match ruleset.evolve(folding, event.event_type, event.schema, event.data) {
                 Ok(()) => {
                     last = Some(event.version);
                     ControlFlow::Continue(())
@@ -414,7 +414,7 @@ impl Service {
                 correlation_id: meta.correlation_id.clone(),
                 causation_id: Some(command_id.to_string()),
                 rules: ruleset.rules().to_string(),
-                data,
+                data: data.into(),
             })
             .collect();
         let request = AppendRequest {
@@ -500,9 +500,9 @@ pub fn decode_events<R: Ruleset>(events: &[RecordedEvent]) -> Result<Vec<R::Even
         .iter()
         .map(|event| {
             let decoded = if event.schema < EVENT_SCHEMA {
-                serde::Deserialize::deserialize(&R::upcast(&event.event_type, event.schema, &event.data))
+                serde::Deserialize::deserialize(&R::upcast(&event.event_type, event.schema, &event.data.to_value()))
             } else {
-                serde::Deserialize::deserialize(&event.data)
+                event.data.decode()
             };
             decoded.map_err(|error| {
                 ApiError::internal(anyhow::anyhow!(

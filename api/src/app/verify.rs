@@ -166,7 +166,7 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
         }
         for event in group {
             let Some(folding) = Arc::get_mut(&mut state) else { break };
-            if let Err(reason) = ruleset.evolve(folding, &event.event_type, event.schema, &event.data) {
+            if let Err(reason) = ruleset.evolve(folding, &event.event_type, event.schema, event.data.get()) {
                 report.first_difference = Some(Difference {
                     reason: format!("the stored event does not decode: {reason}"),
                     ..difference_at(event)
@@ -188,7 +188,7 @@ fn fold(ruleset: &dyn AnyRuleset, stored: &[RecordedEvent]) -> Result<Arc<dyn An
     let mut state = ruleset.new_state();
     for event in stored {
         let Some(folding) = Arc::get_mut(&mut state) else { break };
-        ruleset.evolve(folding, &event.event_type, event.schema, &event.data).map_err(|reason| {
+        ruleset.evolve(folding, &event.event_type, event.schema, event.data.get()).map_err(|reason| {
             Box::new(Difference {
                 reason: format!("the stored event does not decode: {reason}"),
                 ..difference_at(event)
@@ -248,7 +248,15 @@ fn check_group(
                 ..difference_at(stored_event)
             }));
         };
-        let stored_data = ruleset.upcast(&stored_event.event_type, stored_event.schema, &stored_event.data);
+        let stored_data = match ruleset.upcast(&stored_event.event_type, stored_event.schema, stored_event.data.get()) {
+            Ok(data) => data,
+            Err(reason) => {
+                return Ok(Some(Difference {
+                    reason: format!("the stored event does not decode: {reason}"),
+                    ..difference_at(stored_event)
+                }))
+            }
+        };
         let mut fields = Vec::new();
         let replayed_type = event_type_of(replayed_data);
         if stored_event.event_type != replayed_type {

@@ -85,7 +85,7 @@ pub async fn create_token(
             correlation_id: None,
             causation_id: None,
             rules: "herald@1".into(),
-            data: serde_json::to_value(&issued).map_err(ApiError::internal)?,
+            data: serde_json::to_value(&issued).map_err(ApiError::internal)?.into(),
         };
         let request = AppendRequest {
             stream: "tokens".into(),

@@ -129,11 +129,12 @@ pub trait AnyRuleset: Send + Sync {
 
     /// The state of a stream with no events.
     fn new_state(&self) -> Arc<dyn AnyState>;
-    /// Apply one stored event (`event_type` and `schema` from its envelope; older schemas are
-    /// upcast first). An event that does not decode leaves the state as it was.
-    fn evolve(&self, state: &mut dyn AnyState, event_type: &str, schema: u32, data: &Value) -> Result<(), String>;
-    /// The payload as the current schema has it (older schemas upcast).
-    fn upcast(&self, event_type: &str, schema: u32, data: &Value) -> Value;
+    /// Apply one stored event (`event_type` and `schema` from its envelope, `data` its payload's
+    /// JSON text, decoded straight into the ruleset's own event; older schemas are upcast
+    /// first). An event that does not decode leaves the state as it was.
+    fn evolve(&self, state: &mut dyn AnyState, event_type: &str, schema: u32, data: &str) -> Result<(), String>;
+    /// The payload (JSON text) as the current schema has it, parsed (older schemas upcast).
+    fn upcast(&self, event_type: &str, schema: u32, data: &str) -> Result<Value, String>;
     /// Decide a command (the ruleset's command JSON, tagged by `type`); returns event payloads,
     /// each tagged by its `type`.
     fn decide(&self, state: &dyn AnyState, command: &Value, ctx: &mut Context) -> Result<Vec<Value>, Refusal>;
@@ -239,27 +240,24 @@ where
         Arc::new(R::State::default())
     }
 
-    fn evolve(&self, state: &mut dyn AnyState, event_type: &str, schema: u32, data: &Value) -> Result<(), String> {
+    fn evolve(&self, state: &mut dyn AnyState, event_type: &str, schema: u32, data: &str) -> Result<(), String> {
         let state = state
             .as_any_mut()
             .downcast_mut::<R::State>()
             .ok_or_else(|| format!("the state is not a {} state", R::ID))?;
         let event: R::Event = if schema < EVENT_SCHEMA {
-            serde::Deserialize::deserialize(&R::upcast(event_type, schema, data))
+            serde::Deserialize::deserialize(&self.upcast(event_type, schema, data)?)
         } else {
-            serde::Deserialize::deserialize(data)
+            serde_json::from_str(data)
         }
         .map_err(|error| error.to_string())?;
         R::evolve(state, &event);
         Ok(())
     }
 
-    fn upcast(&self, event_type: &str, schema: u32, data: &Value) -> Value {
-        if schema < EVENT_SCHEMA {
-            R::upcast(event_type, schema, data)
-        } else {
-            data.clone()
-        }
+    fn upcast(&self, event_type: &str, schema: u32, data: &str) -> Result<Value, String> {
+        let value: Value = serde_json::from_str(data).map_err(|error| error.to_string())?;
+        Ok(if schema < EVENT_SCHEMA { R::upcast(event_type, schema, &value) } else { value })
     }
 
     fn decide(&self, state: &dyn AnyState, command: &Value, ctx: &mut Context) -> Result<Vec<Value>, Refusal> {

@@ -25,7 +25,7 @@ pub fn concurrent_exact_appenders_on_one_stream_lose_nothing(store: &dyn EventSt
                                 None => ExpectedVersion::NoStream,
                             };
                             let mut append = request(stream, expected, 1);
-                            append.events[0].data = serde_json::json!({ "thread": thread, "n": n });
+                            append.events[0].data = serde_json::json!({ "thread": thread, "n": n }).into();
                             match store.append(append) {
                                 Ok(result) => {
                                     mine.extend(result.events);
@@ -53,9 +53,13 @@ pub fn concurrent_exact_appenders_on_one_stream_lose_nothing(store: &dyn EventSt
     let all = read_all_to_end(store);
     assert_eq!(positions(&all), (0..total).collect::<Vec<_>>(), "$all is dense");
     for thread in 0..THREADS {
-        let mine: Vec<&serde_json::Value> =
-            stored.iter().filter(|e| e.data["thread"] == thread).map(|e| &e.data["n"]).collect();
-        assert_eq!(mine, (0..PER_THREAD).map(serde_json::Value::from).collect::<Vec<_>>().iter().collect::<Vec<_>>());
+        let mine: Vec<serde_json::Value> = stored
+            .iter()
+            .map(|e| e.data.to_value())
+            .filter(|d| d["thread"] == thread)
+            .map(|d| d["n"].clone())
+            .collect();
+        assert_eq!(mine, (0..PER_THREAD).map(serde_json::Value::from).collect::<Vec<_>>());
     }
 }
 

@@ -3,8 +3,8 @@
 use std::ops::ControlFlow;
 
 use super::{backend, SledStore};
-use crate::codec::{decode_event, decode_u64, position_key, stream_key};
-use crate::{Direction, RecordedEvent, StoreError};
+use crate::codec::{decode_event, decode_event_ref, decode_u64, position_key, stream_key};
+use crate::{Direction, EventRef, RecordedEvent, StoreError};
 
 impl SledStore {
     /// [`EventStore::read_stream`]: the index gives positions, runs of them are range-scanned.
@@ -43,7 +43,7 @@ impl SledStore {
         &self,
         stream: &str,
         from: u64,
-        visit: &mut dyn FnMut(RecordedEvent) -> ControlFlow<()>,
+        visit: &mut dyn FnMut(EventRef<'_>) -> ControlFlow<()>,
     ) -> Result<u64, StoreError> {
         if stream.contains('\0') {
             return Ok(0);
@@ -69,7 +69,7 @@ impl SledStore {
                 return Err(StoreError::Backend(format!("index points at missing event {position}")));
             }
             count += 1;
-            if visit(decode_event(&bytes)?).is_break() {
+            if visit(decode_event_ref(&bytes)?).is_break() {
                 break;
             }
             cursor = Some((events, position + 1));

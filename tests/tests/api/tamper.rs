@@ -18,10 +18,12 @@ fn tamper_with_first_die(data_dir: &std::path::Path) -> (u64, u64, u64) {
         if event.event_type != "coalition.BattleResolved" {
             continue;
         }
-        let value = event.data.pointer_mut("/dice/a/0/draw/value").expect("a die");
+        let mut data = event.data.to_value();
+        let value = data.pointer_mut("/dice/a/0/draw/value").expect("a die");
         let old = value.as_u64().expect("a face");
         let new = old % 20 + 1;
         *value = json!(new);
+        event.data = data.into();
         events.insert(key, encode_event(&event)).expect("written back");
         db.flush().expect("flushed");
         return (event.version, old, new);
