@@ -78,6 +78,9 @@ pub enum ApiError {
     /// The rules refuse the command (422).
     #[error("{0}")]
     Rule(RuleError),
+    /// The service cannot answer yet (503, with `Retry-After`): catching up after a start.
+    #[error("{0}")]
+    Unavailable(String),
     /// Something broke inside; the cause is logged, not returned (500).
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -100,6 +103,7 @@ impl ApiError {
             Self::Conflict(detail) => ("conflict", detail.clone(), None),
             Self::PreconditionFailed(detail) => ("precondition_failed", detail.clone(), None),
             Self::Rule(rule) => ("rule_violation", rule.message.clone(), Some(rule.rule.clone())),
+            Self::Unavailable(detail) => ("unavailable", detail.clone(), None),
             Self::Internal(_) => ("internal", "the server failed to handle the request; it is logged".into(), None),
         }
     }
@@ -157,6 +161,9 @@ impl ResponseError for ApiError {
         response.content_type("application/problem+json");
         if matches!(self, Self::Unauthenticated(_)) {
             response.insert_header(("WWW-Authenticate", "Bearer"));
+        }
+        if matches!(self, Self::Unavailable(_)) {
+            response.insert_header(("Retry-After", "1"));
         }
         response.json(problem)
     }

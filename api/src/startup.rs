@@ -36,15 +36,16 @@ pub struct Application {
 }
 
 impl Application {
-    /// Open the store, rebuild projections, load tokens and bind the listener.
+    /// Open the store, load tokens and bind the listener; the read models catch up with the log
+    /// in the background (`/readyz` and every `/v1` route answer 503 "catching up" until then).
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let data_dir = settings.data_dir.clone();
         let store: Arc<dyn EventStore> =
             Arc::new(web::block(move || SledStore::open(&data_dir)).await?.map_err(|error| {
                 anyhow::anyhow!("cannot open the event log in {}: {error}", settings.data_dir.display())
             })?);
-        let rebuild_store = store.clone();
-        let catalog = Arc::new(web::block(move || Catalog::rebuild(rebuild_store.as_ref())).await??);
+        let catalog = Arc::new(Catalog::new());
+        catch_up_in_background(store.clone(), catalog.clone());
         let (tokens, generated) = Tokens::load(store.as_ref(), settings.admin_token.as_deref())?;
         if let Some(token) = generated {
             // Printed once, on the first start of a new data directory; only its hash is kept.
@@ -66,6 +67,7 @@ impl Application {
                 .app_data(problem::query_config())
                 .app_data(problem::path_config())
                 .wrap_fn(|req, srv| {
+                    let catching_up = catching_up(&req);
                     let started = Instant::now();
                     let request_id = req
                         .headers()
@@ -79,7 +81,16 @@ impl Application {
                     let method = req.method().to_string();
                     let state = req.app_data::<web::Data<AppState>>().cloned();
                     let span = tracing::info_span!("request", request_id = %request_id, %method, path = %req.path());
-                    let response = srv.call(req);
+                    let response = match catching_up {
+                        None => futures_util::future::Either::Left(srv.call(req)),
+                        Some(detail) => {
+                            let (request, _) = req.into_parts();
+                            let busy =
+                                actix_web::ResponseError::error_response(&problem::ApiError::Unavailable(detail));
+                            let response = actix_web::dev::ServiceResponse::new(request, busy);
+                            futures_util::future::Either::Right(futures_util::future::ok(response))
+                        }
+                    };
                     async move {
                         let mut response = response.await?;
                         let status = response.status();
@@ -127,4 +138,54 @@ impl Application {
         self.server.await?;
         Ok(())
     }
+}
+
+/// Fold the whole log into the read models on a thread of its own, logging progress, so the
+/// port is open (and `/healthz` and `/readyz` answer) from the first moment.
+fn catch_up_in_background(store: Arc<dyn EventStore>, catalog: Arc<Catalog>) {
+    let spawned = std::thread::Builder::new().name("catch-up".into()).spawn(move || {
+        let started = Instant::now();
+        let head = store.head_position().ok().flatten().map_or(0, |position| position + 1);
+        tracing::info!(events = head, "catching up with the log");
+        let mut last_log = Instant::now();
+        loop {
+            let mut progress = |folded: u64| {
+                if last_log.elapsed() >= std::time::Duration::from_secs(1) {
+                    tracing::info!(folded, of = head, "catching up with the log");
+                    last_log = Instant::now();
+                }
+            };
+            match catalog.catch_up_reporting(store.as_ref(), &mut progress) {
+                Ok(_) => break,
+                Err(error) => {
+                    tracing::error!(%error, "catching up failed; retrying in a second");
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                }
+            }
+        }
+        tracing::info!(
+            events = catalog.folded(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "caught up: ready"
+        );
+    });
+    if let Err(error) = spawned {
+        tracing::error!(%error, "cannot start the catch-up thread");
+    }
+}
+
+/// While the read models are catching up after a start, `/v1` answers 503 (anything it said
+/// would be stale, and a write would decide on a state that is not the stream's): the detail
+/// says how far it is. Health, readiness, metrics and the docs answer at once.
+fn catching_up(req: &actix_web::dev::ServiceRequest) -> Option<String> {
+    if !req.path().starts_with("/v1/") {
+        return None;
+    }
+    let state = req.app_data::<web::Data<AppState>>()?;
+    let catalog = state.service.catalog();
+    if catalog.caught_up() {
+        return None;
+    }
+    let head = state.store.head_position().ok().flatten().map_or(0, |position| position + 1);
+    Some(format!("catching up with the log after a start: {} of {head} events folded; retry shortly", catalog.folded()))
 }

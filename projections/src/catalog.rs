@@ -11,6 +11,7 @@
 //! never mixes rulesets: an event of another ruleset than its stream's is reported, not folded.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use herald_domain::{registry, AnyRuleset, AnyState, StreamKind};
@@ -62,7 +63,15 @@ struct Inner {
 #[derive(Debug, Default)]
 pub struct Catalog {
     inner: RwLock<Inner>,
+    /// Events folded so far (the checkpoint + 1), readable without the lock while catching up.
+    folded: AtomicU64,
+    /// Whether a catch-up has reached the head of the log once (start-up is over).
+    caught_up: AtomicBool,
 }
+
+/// Events folded under one hold of the write lock, so readers (and `/readyz`) are never held
+/// up for long by a catch-up over a long log.
+const CHUNK: u64 = 16_384;
 
 impl Catalog {
     /// An empty catalog.
@@ -79,13 +88,48 @@ impl Catalog {
 
     /// Fold every event of `$all` after the checkpoint. Returns the new checkpoint.
     pub fn catch_up(&self, store: &dyn EventStore) -> Result<Option<u64>, StoreError> {
-        let mut inner = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let from = inner.checkpoint.map_or(0, |position| position + 1);
-        store.replay_all(from, &mut |event| {
-            inner.fold(&event);
-            std::ops::ControlFlow::Continue(())
-        })?;
-        Ok(inner.checkpoint)
+        self.catch_up_reporting(store, &mut |_| {})
+    }
+
+    /// [`Catalog::catch_up`], calling `progress` with the number of events folded after each
+    /// chunk (start-up logs it). The write lock is released between chunks.
+    pub fn catch_up_reporting(
+        &self,
+        store: &dyn EventStore,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Option<u64>, StoreError> {
+        loop {
+            let mut inner = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let from = inner.checkpoint.map_or(0, |position| position + 1);
+            let mut folded = 0;
+            store.replay_all(from, &mut |event| {
+                inner.fold(&event);
+                folded += 1;
+                if folded == CHUNK {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            })?;
+            let checkpoint = inner.checkpoint;
+            drop(inner);
+            self.folded.store(checkpoint.map_or(0, |position| position + 1), Ordering::Release);
+            if folded < CHUNK {
+                self.caught_up.store(true, Ordering::Release);
+                return Ok(checkpoint);
+            }
+            progress(checkpoint.map_or(0, |position| position + 1));
+        }
+    }
+
+    /// How many events of `$all` have been folded (without waiting for a catch-up in progress).
+    pub fn folded(&self) -> u64 {
+        self.folded.load(Ordering::Acquire)
+    }
+
+    /// Whether the read models have caught up with the log once since start-up.
+    pub fn caught_up(&self) -> bool {
+        self.caught_up.load(Ordering::Acquire)
     }
 
     /// The position of the last event folded.

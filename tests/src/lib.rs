@@ -63,23 +63,50 @@ pub async fn spawn_app_in(data_dir: &Path) -> TestApp {
         admin_token: Some(ADMIN_TOKEN.to_string()),
         ..Settings::default()
     };
-    let app = Application::build(settings).await.expect("the app builds");
+    // A restart may find the previous server's store still closing (its writer thread releases
+    // sled's lock when it ends): try again for a while instead of guessing a pause.
+    let mut attempts = 0;
+    let app = loop {
+        match Application::build(settings.clone()).await {
+            Ok(app) => break app,
+            Err(error) if attempts < 200 && error.to_string().contains("cannot open the event log") => {
+                attempts += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            Err(error) => panic!("the app builds: {error:#}"),
+        }
+    };
     let address = format!("http://127.0.0.1:{}", app.port());
     let handle = app.handle();
     let task = tokio::spawn(async move {
         let _ = app.run_until_stopped().await;
     });
-    TestApp {
+    let app = TestApp {
         address,
         data_dir: data_dir.to_path_buf(),
         client: reqwest::Client::new(),
         handle,
         task: Some(task),
         _dir: None,
-    }
+    };
+    app.wait_until_caught_up().await;
+    app
 }
 
 impl TestApp {
+    /// Wait until the read models have caught up with the log after the start (`/readyz` says
+    /// `catching_up` until then and `/v1` answers 503).
+    pub async fn wait_until_caught_up(&self) {
+        for _ in 0..3000 {
+            let reply = self.request("GET", "/readyz", None, None).await;
+            if reply.body["status"] != "catching_up" {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("the read models did not catch up within 30 s");
+    }
+
     /// Stop the server and wait until it has released the data directory.
     pub async fn stop(mut self) -> Option<tempfile::TempDir> {
         self.handle.stop(true).await;

@@ -10,7 +10,8 @@ use crate::problem::ApiError;
 /// Readiness details.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Readiness {
-    /// `ready` or `degraded`.
+    /// `ready`, `catching_up` (after a start, until the read models have folded the log) or
+    /// `degraded` (events the read models could not decode).
     pub status: String,
     /// Position of the last event in the log.
     pub head: Option<u64>,
@@ -29,13 +30,18 @@ pub async fn healthz() -> HttpResponse {
 
 /// The store answers and the read models are caught up.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
-    responses((status = 200, description = "ready", body = Readiness), (status = 503, description = "not ready", body = Readiness)))]
+    responses((status = 200, description = "ready", body = Readiness),
+        (status = 503, description = "not ready: `catching_up` after a start (with the position folded so far), or `degraded`", body = Readiness)))]
 #[get("/readyz")]
 pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let state = state(&req)?;
     let readiness = blocking(move || {
         let head = state.store.head_position()?;
         let catalog = state.service.catalog();
+        if !catalog.caught_up() {
+            let projected = catalog.folded().checked_sub(1);
+            return Ok(Readiness { status: "catching_up".into(), head, projected, undecodable: Vec::new() });
+        }
         let projected = catalog.catch_up(state.store.as_ref())?;
         let undecodable = catalog.undecodable();
         let status = if undecodable.is_empty() && projected == head { "ready" } else { "degraded" };
