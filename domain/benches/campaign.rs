@@ -21,45 +21,26 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, TimeZone, Utc};
+use chrono::{DateTime, Utc};
 use criterion::Criterion;
 use herald_domain::{
     coalition::{
-        army::{Army, Color, RankClass, Team, TroopLine},
-        battle::SideId,
-        campaign::{
-            ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignEvent, CampaignOptions,
-            CampaignState, CoalitionCampaign, Start,
-        },
-        map::{Faction, Map, MapBounds, Square},
-        orders::{Annotation, Leg, Order},
+        campaign::{CampaignCommand, CampaignEvent, CampaignOptions, CampaignState, CoalitionCampaign},
+        map::{Map, MapBounds},
     },
     dice::DiceTape,
     Actor, Context, Decider, EventType, Role,
 };
-use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
 use serde::Deserialize;
+
+#[path = "support/round.rs"]
+mod round;
+
+use round::{armies_on, battle_results, random_orders, time, Scenario};
 
 const STREAM: &str = "campaign-bench";
 const SEED: [u8; 32] = [9; 32];
 const GOAL_MS: f64 = 50.0;
-/// Armies each player controls (one post per player per turn).
-const ARMIES_PER_PLAYER: usize = 5;
-
-/// The scenario's randomness (seeded, so every run plays the same round); not the game's dice.
-struct Scenario(ChaCha8Rng);
-
-impl Scenario {
-    fn new(seed: u64) -> Self {
-        Self(ChaCha8Rng::seed_from_u64(seed))
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        let bound = u64::try_from(bound.max(1)).expect("a usize fits in a u64");
-        usize::try_from(self.0.next_u64() % bound).expect("below a usize bound")
-    }
-}
 
 /// A campaign played through the decider, keeping its event log.
 struct Round {
@@ -89,54 +70,9 @@ fn judge() -> Actor {
     Actor::new("judge", Role::Judge)
 }
 
-fn player(index: usize) -> String {
-    format!("player {:03}", index / ARMIES_PER_PLAYER)
-}
-
-/// Turn `turn`'s clock: opened at midnight, orders at 01:00, deadline 12:00, locked and
-/// adjudicated at 13:00.
-fn time(turn: u32, hour: u32) -> DateTime<Utc> {
-    let start = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).single().expect("a valid time");
-    start + chrono::Duration::days(i64::from(turn)) + chrono::Duration::hours(i64::from(hour))
-}
-
-/// A simple valid army (as in `tests/coalition_campaign.rs`): one troop line.
-fn army(index: usize) -> Army {
-    let (team, colors, creature, color) = if index.is_multiple_of(2) {
-        (Team::Coalition, vec![Faction::Red, Faction::Green, Faction::Blue], "Kris Mage", Color::Red)
-    } else {
-        (Team::Phyrexia, Vec::new(), "Phyrexian Broodling", Color::Black)
-    };
-    Army {
-        name: format!("army {index:04}"),
-        team,
-        rank: RankClass::CplLtCommander,
-        creator: None,
-        colors,
-        legend: None,
-        troops: vec![TroopLine {
-            creature: creature.into(),
-            colors: vec![color],
-            power: 1,
-            toughness: 1,
-            variable: false,
-            slot: 0,
-            full: 5000,
-            troops: 4000,
-        }],
-    }
-}
-
 /// A round of `count` armies, both teams, on distinct random squares of `map`.
 fn create(map: &Map, count: usize, rng: &mut Scenario) -> Round {
-    let mut squares: Vec<Square> = map.bounds.squares().collect();
-    assert!(count <= squares.len(), "{count} armies do not fit on {} squares", squares.len());
-    let armies = (0..count)
-        .map(|index| {
-            let square = squares.swap_remove(rng.below(squares.len()));
-            ArmyEntry { army: army(index), controllers: vec![player(index)], start: Start::Square { square } }
-        })
-        .collect();
+    let armies = armies_on(map, count, rng);
     let command = CampaignCommand::CreateCampaign {
         name: "Bench round".into(),
         map: map.clone(),
@@ -148,88 +84,6 @@ fn create(map: &Map, count: usize, rng: &mut Scenario) -> Round {
     let mut round = Round { state: CampaignState::default(), events: Vec::new() };
     round.run(&command, judge(), time(0, 0));
     round
-}
-
-/// Random orders for every army not in a battle: mostly moves of 1–3 steps (unrouted, so the
-/// adjudicator draws routes), annotated as the destination requires when posted (§3.2.2.2), some
-/// holds and intercepts. Grouped by controlling player.
-fn random_orders(state: &CampaignState, rng: &mut Scenario) -> BTreeMap<String, Vec<ArmyOrder>> {
-    let mut occupants: BTreeMap<Square, Vec<(&str, Team)>> = BTreeMap::new();
-    for (name, army) in &state.armies {
-        occupants.entry(army.square).or_default().push((name.as_str(), army.army.team));
-    }
-    let by_team = |team: Team| -> Vec<&str> {
-        state.armies.iter().filter(|(_, army)| army.army.team == team).map(|(name, _)| name.as_str()).collect()
-    };
-    let (coalition, phyrexia) = (by_team(Team::Coalition), by_team(Team::Phyrexia));
-    let mut posts: BTreeMap<String, Vec<ArmyOrder>> = BTreeMap::new();
-    for (name, army) in state.armies.iter().filter(|(_, army)| army.battle.is_none()) {
-        let from = army.square;
-        let order = match rng.below(20) {
-            0 => Order::Hold,
-            1 => {
-                let enemies = if army.army.team == Team::Coalition { &phyrexia } else { &coalition };
-                match enemies.get(rng.below(enemies.len())) {
-                    Some(target) => Order::Intercept { target: (*target).to_string() },
-                    None => Order::Hold,
-                }
-            }
-            _ => {
-                let to = destination(state.map.bounds, from, rng);
-                let there: Vec<&(&str, Team)> = occupants
-                    .get(&to)
-                    .map(|list| list.iter().filter(|(other, _)| other != name).collect())
-                    .unwrap_or_default();
-                let enemy = there.iter().find(|(_, team)| *team != army.army.team);
-                let annotation = match (enemy, there.first()) {
-                    (Some((enemy, _)), _) => Some(Annotation::Engage((*enemy).to_string())),
-                    (None, Some((friend, _))) => Some(Annotation::Replace((*friend).to_string())),
-                    (None, None) => None,
-                };
-                Order::Move { legs: vec![Leg { from, to, route: None, annotation }] }
-            }
-        };
-        let controller = army.controllers.iter().next().cloned().unwrap_or_else(|| name.clone());
-        posts.entry(controller).or_default().push(ArmyOrder { army: name.clone(), order });
-    }
-    posts
-}
-
-/// A square 1–3 orthogonal steps from `from`, on the map.
-fn destination(bounds: MapBounds, from: Square, rng: &mut Scenario) -> Square {
-    loop {
-        let row = i16::from(from.row) + i16::try_from(rng.below(7)).expect("below 7") - 3;
-        let column = i16::from(from.column) + i16::try_from(rng.below(7)).expect("below 7") - 3;
-        let (Ok(row), Ok(column)) = (u8::try_from(row), u8::try_from(column)) else { continue };
-        let to = Square { row, column };
-        if bounds.contains(to) && (1..=3).contains(&from.distance(to)) {
-            return to;
-        }
-    }
-}
-
-/// A result for every battle awaiting one: side A (the first army's team) wins, small losses.
-fn battle_results(state: &CampaignState, rng: &mut Scenario) -> Vec<BattleResult> {
-    state
-        .battles
-        .iter()
-        .filter(|(_, link)| !link.applied)
-        .map(|(battle, link)| {
-            let team = |name: &String| state.armies.get(name).map(|army| army.army.team);
-            let first = link.armies.first().and_then(team);
-            let sides = link
-                .armies
-                .iter()
-                .map(|name| BattleSideResult {
-                    army: name.clone(),
-                    side: if team(name) == first { SideId::A } else { SideId::B },
-                    losses: vec![u32::try_from(1 + rng.below(50)).expect("below 51")],
-                    killed: false,
-                })
-                .collect();
-            BattleResult { battle: battle.clone(), winner: Some(SideId::A), sides }
-        })
-        .collect()
 }
 
 /// Open turn `turn`, post random orders (one post per player), lock.

@@ -247,9 +247,13 @@ impl Service {
         let outcome = {
             // Released before the policies run: they execute commands on the same stream.
             let _turn = self.stream_lock(stream);
-            self.check_same_request(&command_id, &command)?;
-            if let Some(outcome) = self.replay_of(stream, &command_id)? {
-                return Ok(outcome);
+            // A command id of the client's (its Idempotency-Key) may have been seen; a fresh
+            // UUIDv7 cannot have been, so its lookups are skipped.
+            if meta.idempotency_key.is_some() {
+                self.check_same_request(&command_id, &command)?;
+                if let Some(outcome) = self.replay_of(stream, &command_id)? {
+                    return Ok(outcome);
+                }
             }
             let mut attempt = 0;
             let outcome = loop {

@@ -1,0 +1,612 @@
+//! The service under load, through HTTP, against the real `herald` binary (issue 13's goals).
+//!
+//! ```sh
+//! cargo bench -p herald-api --bench load       # release build; about 4 minutes; prints the figures
+//! ```
+//!
+//! Every figure is printed beside the baseline it is compared with, measured in the same run on
+//! the same machine (which the first lines describe):
+//!
+//! 1. a POST on a stream of 10,000 events costs at most 1.2× a POST on a stream of 10;
+//! 2. posting orders in a 100-turn, 200-army campaign takes at most 5 ms;
+//! 3. 32 clients on 32 streams through HTTP reach at least 0.5× the store's own 32-writer rate;
+//! 4. 32 clients on one stream reach at least 1,000 commands/s;
+//! 5. a battle view GET runs at least 0.5× the rate of `/healthz`;
+//! 6. the server restarts on a 1,000,000-event log with its port open at once, ready in at most
+//!    2 s, and its memory is stated.
+//!
+//! The store baseline (3) is measured in this process on a data directory of its own; everything
+//! else goes through HTTP to a `herald` child process. The campaign (2) and the million events
+//! (6) are written through the service and the store in this process first (faster than HTTP),
+//! then served by the child. Run as a test or in a debug build it uses small sizes and short
+//! windows as a quick check that it still runs.
+
+#[path = "../../domain/benches/support/round.rs"]
+mod round;
+
+use std::{
+    net::TcpListener,
+    path::Path,
+    process::{Child, Command, Stdio},
+    sync::{
+        atomic::{AtomicBool, AtomicU64, Ordering},
+        Arc,
+    },
+    time::{Duration, Instant},
+};
+
+use chrono::Utc;
+use herald_api::app::{CommandMeta, Service};
+use herald_domain::{
+    coalition::{
+        campaign::{CampaignCommand, CampaignOptions, CampaignState, CoalitionCampaign},
+        map::Map,
+    },
+    Actor, Role,
+};
+use herald_projections::Catalog;
+use herald_store::{AppendRequest, EventStore, ExpectedVersion, NewEvent, Payload, SledStore};
+use serde_json::{json, Value};
+
+const ADMIN: &str = "hrd_load-test-admin-token";
+const CLIENTS: usize = 32;
+
+/// Sizes: the issue's in a release build, small ones for a quick check.
+struct Sizes {
+    window: Duration,
+    long_stream: u64,
+    samples: usize,
+    armies: usize,
+    turns: u32,
+    million: u64,
+}
+
+impl Sizes {
+    fn pick() -> Self {
+        if cfg!(debug_assertions) || std::env::var_os("HERALD_LOAD_QUICK").is_some() {
+            Self {
+                window: Duration::from_millis(500),
+                long_stream: 200,
+                samples: 20,
+                armies: 20,
+                turns: 3,
+                million: 2_000,
+            }
+        } else {
+            Self {
+                window: Duration::from_secs(5),
+                long_stream: 10_000,
+                samples: 400,
+                armies: 200,
+                turns: 100,
+                million: 1_000_000,
+            }
+        }
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing we use.
+    let sizes = Sizes::pick();
+    machine();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    let mut report = Vec::new();
+
+    let store_rate = store_baseline(sizes.window);
+    report.push(format!(
+        "store: 32 writers on 32 streams, one event an append: {store_rate:.0} events/s (the baseline of 3)"
+    ));
+
+    let dir = tempfile::tempdir().expect("a data directory");
+    let campaign = write_campaign(dir.path(), &sizes);
+    let server = Server::start(dir.path());
+    let client = Client::new(&server);
+    runtime.block_on(async {
+        let judge = client.token(json!({"role": "judge"})).await;
+        let view = client.battle(&judge).await;
+        let health = client.rate(sizes.window, |c| async move { c.get("/healthz").await }).await;
+        let view_path = format!("/v1/battles/{view}");
+        let reads = client
+            .rate(sizes.window, move |c| {
+                let path = view_path.clone();
+                async move { c.get(&path).await }
+            })
+            .await;
+        report.push(format!(
+            "5. GET a battle view {reads:.0}/s vs /healthz {health:.0}/s: {:.2}x (goal >= 0.5x)",
+            reads / health
+        ));
+
+        let streams = client.battles(&judge, CLIENTS).await;
+        let writer = judge.clone();
+        let many = client
+            .rate_each(sizes.window, move |c, worker| {
+                let (path, token) = (format!("/v1/battles/{}/entropy", streams[worker]), writer.clone());
+                async move { c.post(&path, &token, json!({"entropy": "x"})).await }
+            })
+            .await;
+        report.push(format!(
+            "3. 32 clients on 32 streams: {many:.0} commands/s vs the store's {store_rate:.0} events/s: {:.2}x (goal >= 0.5x)",
+            many / store_rate
+        ));
+
+        let long = client.battle(&judge).await;
+        let (writer, target) = (judge.clone(), long.clone());
+        let one = client
+            .rate_each(sizes.window, move |c, _| {
+                let (path, token) = (format!("/v1/battles/{target}/entropy"), writer.clone());
+                async move { c.post(&path, &token, json!({"entropy": "y"})).await }
+            })
+            .await;
+        report.push(format!("4. 32 clients on one stream: {one:.0} commands/s (goal >= 1000)"));
+
+        client.grow(&judge, &long, sizes.long_stream).await;
+        let short = client.battle(&judge).await;
+        client.grow(&judge, &short, 10).await;
+        let (on_short, on_long) = client.alternate(&judge, &short, &long, sizes.samples).await;
+        report.push(format!(
+            "1. POST on a 10-event stream {} vs on a {}-event stream {}: {:.2}x (goal <= 1.2x)",
+            micros(on_short),
+            sizes.long_stream,
+            micros(on_long),
+            on_long.as_secs_f64() / on_short.as_secs_f64()
+        ));
+
+        let orders = client.post_orders(&campaign, sizes.samples).await;
+        report.push(format!(
+            "2. POST orders in a {}-turn, {}-army campaign ({} events): median {}, p99 {} (goal <= 5 ms)",
+            sizes.turns,
+            sizes.armies,
+            campaign.events,
+            micros(orders.0),
+            micros(orders.1)
+        ));
+        report.push(format!("   server memory after this run: {} MiB", server.rss_mib()));
+    });
+    drop(server);
+
+    let big = tempfile::tempdir().expect("a data directory");
+    let written = write_million(big.path(), sizes.million);
+    let restart = restart(big.path(), written);
+    report.push(restart);
+
+    println!("\n== herald load test (docs/PERFORMANCE.md, \"The service under load\")");
+    for line in report {
+        println!("{line}");
+    }
+}
+
+fn micros(duration: Duration) -> String {
+    format!("{:.2} ms", duration.as_secs_f64() * 1000.0)
+}
+
+/// What this machine is.
+fn machine() {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpu.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).unwrap_or("?");
+    let memory = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let total = memory.lines().next().unwrap_or("?");
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("machine: {cores} cores,{model}; {total}; load average {}", load.trim());
+}
+
+/// The store's own rate: 32 threads, each appending one event at a time to its own stream.
+fn store_baseline(window: Duration) -> f64 {
+    let dir = tempfile::tempdir().expect("a data directory");
+    let store = Arc::new(SledStore::open(dir.path()).expect("a store"));
+    let stop = Arc::new(AtomicBool::new(false));
+    let count = Arc::new(AtomicU64::new(0));
+    let threads: Vec<_> = (0..CLIENTS)
+        .map(|thread| {
+            let (store, stop, count) = (store.clone(), stop.clone(), count.clone());
+            std::thread::spawn(move || {
+                let stream = format!("battle-baseline-{thread}");
+                while !stop.load(Ordering::Relaxed) {
+                    let event = NewEvent {
+                        id: uuid::Uuid::now_v7(),
+                        event_type: "coalition.EntropyContributed".into(),
+                        schema: 2,
+                        recorded_at: Utc::now(),
+                        actor: "token:judge".into(),
+                        command_id: Some(uuid::Uuid::now_v7().to_string()),
+                        correlation_id: None,
+                        causation_id: None,
+                        rules: "coalition-battle@1".into(),
+                        data: json!({"type": "coalition.EntropyContributed", "entropy": "x", "by": "token:judge"})
+                            .into(),
+                    };
+                    let request = AppendRequest {
+                        stream: stream.clone(),
+                        expected: ExpectedVersion::Any,
+                        events: vec![event],
+                        command_id: None,
+                        command: None,
+                    };
+                    store.append(request).expect("append");
+                    count.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let (start, before) = (Instant::now(), count.load(Ordering::Relaxed));
+    std::thread::sleep(window);
+    let rate = (count.load(Ordering::Relaxed) - before) as f64 / start.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    for thread in threads {
+        let _ = thread.join();
+    }
+    rate
+}
+
+/// A campaign played for `turns` turns with `armies` armies through the service (as judges and
+/// players would, one command at a time, each stored with its events), its next turn open.
+struct Campaign {
+    id: String,
+    events: u64,
+    /// A player and the orders it posts for its armies.
+    player: String,
+    orders: Value,
+}
+
+fn write_campaign(dir: &Path, sizes: &Sizes) -> Campaign {
+    let store: Arc<dyn EventStore> = Arc::new(SledStore::open(dir).expect("a store"));
+    let catalog = Arc::new(Catalog::new());
+    let service = Service::new(store.clone(), catalog.clone());
+    let id = uuid::Uuid::now_v7();
+    let stream = format!("campaign-{id}");
+    let mut rng = round::Scenario::new(7);
+    let map = Map::default();
+    let commitment = service.seal_seed(&stream, Some([7; 32])).expect("a seed");
+    let judge = Actor::new("token:judge", Role::Judge);
+    let run = |command: CampaignCommand, actor: &Actor, at| {
+        let meta = CommandMeta {
+            actor: actor.clone(),
+            recorded_at: at,
+            idempotency_key: None,
+            correlation_id: None,
+            expected_version: None,
+        };
+        service.execute_as::<CoalitionCampaign>(&stream, &command, meta).expect("the command is accepted");
+    };
+    let options = CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() };
+    run(
+        CampaignCommand::CreateCampaign {
+            name: "Load test round".into(),
+            map: map.clone(),
+            players: Vec::new(),
+            armies: round::armies_on(&map, sizes.armies, &mut rng),
+            options,
+            seed_commitment: hex::encode(commitment),
+        },
+        &judge,
+        round::time(0, 0),
+    );
+    let state = || catalog.entry(&stream).and_then(|e| e.state_as::<CampaignState>().cloned()).expect("a campaign");
+    for turn in 1..=sizes.turns {
+        run(CampaignCommand::OpenTurn { deadline: round::time(turn, 12) }, &judge, round::time(turn, 0));
+        for (player, orders) in round::random_orders(&state(), &mut rng) {
+            let post = CampaignCommand::PostOrders { text: None, orders, private: false, on_behalf_of: None };
+            run(post, &Actor::player(format!("token:{player}"), player), round::time(turn, 1));
+        }
+        run(CampaignCommand::LockTurn, &judge, round::time(turn, 13));
+        let results = round::battle_results(&state(), &mut rng);
+        run(CampaignCommand::AdjudicateTurn { battle_results: results }, &judge, round::time(turn, 13));
+    }
+    let deadline = Utc::now() + chrono::Duration::days(3650);
+    run(CampaignCommand::OpenTurn { deadline }, &judge, Utc::now());
+    let current = state();
+    let (player, orders) = round::random_orders(&current, &mut rng).into_iter().next().expect("a player with armies");
+    let events = catalog.entry(&stream).map_or(0, |e| e.version + 1);
+    Campaign { id: id.to_string(), events, player, orders: serde_json::to_value(orders).expect("orders") }
+}
+
+/// A million events in 10,000 coalition battles of 100 events each (the battle opened, then 99
+/// entropy contributions), appended straight to the store.
+fn write_million(dir: &Path, total: u64) -> u64 {
+    let store: Arc<dyn EventStore> = Arc::new(SledStore::open(dir).expect("a store"));
+    let service = Service::new(store.clone(), Arc::new(Catalog::new()));
+    // One battle opened through the service gives a valid `coalition.BattleCreated` to copy.
+    let sample = format!("battle-{}", uuid::Uuid::now_v7());
+    let commitment = hex::encode(service.seal_seed(&sample, Some([3; 32])).expect("a seed"));
+    let setup = serde_json::from_value::<herald_domain::coalition::battle::ruleset::CoalitionBattleSetup>(
+        herald_tests_battle(),
+    )
+    .expect("a set-up");
+    let create =
+        <herald_domain::coalition::battle::CoalitionBattle as herald_domain::Ruleset>::set_up(setup, commitment);
+    let meta = CommandMeta {
+        actor: Actor::new("token:judge", Role::Judge),
+        recorded_at: Utc::now(),
+        idempotency_key: None,
+        correlation_id: None,
+        expected_version: None,
+    };
+    let created = service
+        .execute_as::<herald_domain::coalition::battle::CoalitionBattle>(&sample, &create, meta)
+        .expect("a battle");
+    let opening = created.events[0].data.clone();
+    let per_battle = 100u64;
+    let mut written = 1;
+    let started = Instant::now();
+    while written + per_battle <= total {
+        let stream = format!("battle-{}", uuid::Uuid::now_v7());
+        let event = |data: Payload, kind: &str| NewEvent {
+            id: uuid::Uuid::now_v7(),
+            event_type: kind.into(),
+            schema: 2,
+            recorded_at: Utc::now(),
+            actor: "token:judge".into(),
+            command_id: None,
+            correlation_id: None,
+            causation_id: None,
+            rules: "coalition-battle@1".into(),
+            data,
+        };
+        let mut events = vec![event(opening.clone(), "coalition.BattleCreated")];
+        for n in 1..per_battle {
+            let entropy =
+                json!({"type": "coalition.EntropyContributed", "entropy": format!("luck {n}"), "by": "token:judge"});
+            events.push(event(entropy.into(), "coalition.EntropyContributed"));
+        }
+        let request =
+            AppendRequest { stream, expected: ExpectedVersion::NoStream, events, command_id: None, command: None };
+        store.append(request).expect("append");
+        written += per_battle;
+    }
+    eprintln!("wrote {written} events in {:.1} s", started.elapsed().as_secs_f64());
+    written
+}
+
+/// A coalition battle's set-up (the black-box tests' sample battle).
+fn herald_tests_battle() -> Value {
+    json!({
+        "armies": {
+            "a": {"name": "Sai Rei", "team": "coalition", "rank": "cpl_lt_commander", "controller": "alice",
+                  "slots": [{"creature": "Kris Mage", "colors": ["red"], "power": 1, "toughness": 1, "troops": 5000},
+                            {"creature": "Grizzly Bears", "colors": ["green"], "power": 2, "toughness": 2, "troops": 2500}]},
+            "b": {"name": "Plague Host", "team": "phyrexia", "rank": "cpl_lt_commander", "controller": "bob",
+                  "slots": [{"creature": "Phyrexian Broodlings", "colors": ["black"], "power": 2, "toughness": 2, "troops": 5000},
+                            {"creature": "Phyrexian Ghoul", "colors": ["black"], "power": 2, "toughness": 2, "troops": 2500}]}
+        },
+        "engagement": {"kind": "attack", "attacker": "a"},
+        "terrain": "plains",
+        "strategy_deadline": (Utc::now() + chrono::Duration::days(1)).to_rfc3339(),
+    })
+}
+
+/// Start the server on a million events: how soon the port opens, how soon it is ready.
+fn restart(dir: &Path, events: u64) -> String {
+    let started = Instant::now();
+    let server = Server::spawn(dir);
+    let opened = server.wait_for_port(started);
+    let ready = server.wait_until_ready(started);
+    format!(
+        "6. restart on {events} events: port open after {}, ready (read models caught up) after {} (goal <= 2 s); \
+         memory then {} MiB",
+        micros(opened),
+        micros(ready),
+        server.rss_mib()
+    )
+}
+
+/// The `herald` binary as a child process.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(dir: &Path) -> Self {
+        let server = Self::spawn(dir);
+        let started = Instant::now();
+        server.wait_for_port(started);
+        server.wait_until_ready(started);
+        server
+    }
+
+    fn spawn(dir: &Path) -> Self {
+        let port =
+            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
+        let child = Command::new(env!("CARGO_BIN_EXE_herald"))
+            .args(["serve", "--port", &port.to_string(), "--data-dir"])
+            .arg(dir)
+            .env("HERALD_ADMIN_TOKEN", ADMIN)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("herald starts");
+        Self { child, port }
+    }
+
+    fn wait_for_port(&self, since: Instant) -> Duration {
+        loop {
+            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return since.elapsed();
+            }
+            assert!(since.elapsed() < Duration::from_secs(60), "the port never opened");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    fn wait_until_ready(&self, since: Instant) -> Duration {
+        let client = reqwest::blocking::Client::new();
+        loop {
+            let ready = client
+                .get(format!("http://127.0.0.1:{}/readyz", self.port))
+                .send()
+                .is_ok_and(|response| response.status().is_success());
+            if ready {
+                return since.elapsed();
+            }
+            assert!(since.elapsed() < Duration::from_secs(300), "never ready");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn rss_mib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        let kib: u64 = status
+            .lines()
+            .find(|line| line.starts_with("VmRSS:"))
+            .and_then(|line| line.split_whitespace().nth(1))
+            .and_then(|kib| kib.parse().ok())
+            .unwrap_or(0);
+        kib / 1024
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP client of the server, with the load patterns.
+#[derive(Clone)]
+struct Client {
+    http: reqwest::Client,
+    base: String,
+}
+
+impl Client {
+    fn new(server: &Server) -> Self {
+        let http = reqwest::Client::builder().pool_max_idle_per_host(64).build().expect("a client");
+        Self { http, base: format!("http://127.0.0.1:{}", server.port) }
+    }
+
+    async fn get(&self, path: &str) -> bool {
+        match self.http.get(format!("{}{path}", self.base)).send().await {
+            Ok(response) => response.status().is_success() && response.bytes().await.is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    async fn post(&self, path: &str, token: &str, body: Value) -> bool {
+        self.send(path, token, body).await.is_some()
+    }
+
+    async fn send(&self, path: &str, token: &str, body: Value) -> Option<Value> {
+        let response =
+            self.http.post(format!("{}{path}", self.base)).bearer_auth(token).json(&body).send().await.ok()?;
+        let ok = response.status().is_success();
+        let body: Value = response.json().await.ok()?;
+        ok.then_some(body)
+    }
+
+    async fn token(&self, body: Value) -> String {
+        let issued = self.send("/v1/tokens", ADMIN, body).await.expect("a token");
+        issued["token"].as_str().expect("a token").to_string()
+    }
+
+    async fn battle(&self, judge: &str) -> String {
+        let created = self.send("/v1/battles", judge, herald_tests_battle()).await.expect("a battle");
+        created["stream"].as_str().expect("a stream").trim_start_matches("battle-").to_string()
+    }
+
+    async fn battles(&self, judge: &str, count: usize) -> Arc<Vec<String>> {
+        let mut ids = Vec::new();
+        for _ in 0..count {
+            ids.push(self.battle(judge).await);
+        }
+        Arc::new(ids)
+    }
+
+    /// Requests per second over `window` from 32 clients each sending `request` in a loop.
+    async fn rate<F, Fut>(&self, window: Duration, request: F) -> f64
+    where
+        F: Fn(Client) -> Fut + Clone + Send + 'static,
+        Fut: std::future::Future<Output = bool> + Send,
+    {
+        self.rate_each(window, move |client, _| request(client)).await
+    }
+
+    /// Requests per second over `window` from 32 clients, worker `i` sending `request(_, i)`.
+    async fn rate_each<F, Fut>(&self, window: Duration, request: F) -> f64
+    where
+        F: Fn(Client, usize) -> Fut + Clone + Send + 'static,
+        Fut: std::future::Future<Output = bool> + Send,
+    {
+        let done = Arc::new(AtomicU64::new(0));
+        let until = Instant::now() + window;
+        let workers: Vec<_> = (0..CLIENTS)
+            .map(|worker| {
+                let (client, request, done) = (self.clone(), request.clone(), done.clone());
+                tokio::spawn(async move {
+                    while Instant::now() < until {
+                        if request(client.clone(), worker).await {
+                            done.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                })
+            })
+            .collect();
+        let started = Instant::now();
+        for worker in workers {
+            let _ = worker.await;
+        }
+        done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
+    }
+
+    /// Post entropy to `battle` until its stream holds `events` events.
+    async fn grow(&self, judge: &str, battle: &str, events: u64) {
+        let path = format!("/v1/battles/{battle}");
+        loop {
+            let view = self.http.get(format!("{}{path}", self.base)).send().await.expect("a view");
+            let version: u64 = view
+                .headers()
+                .get("etag")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim_matches('"').parse().ok())
+                .expect("an etag");
+            if version + 1 >= events {
+                return;
+            }
+            let missing = (events - version - 1) as usize;
+            let entropy = format!("{path}/entropy");
+            let posts = (0..missing.min(256)).map(|_| self.post(&entropy, judge, json!({"entropy": "z"})));
+            futures_util::future::join_all(posts).await;
+        }
+    }
+
+    /// Median latency of POSTs to `short` and to `long`, alternating, one at a time.
+    async fn alternate(&self, judge: &str, short: &str, long: &str, samples: usize) -> (Duration, Duration) {
+        let (mut on_short, mut on_long) = (Vec::new(), Vec::new());
+        for _ in 0..samples {
+            for (battle, into) in [(short, &mut on_short), (long, &mut on_long)] {
+                let started = Instant::now();
+                assert!(self.post(&format!("/v1/battles/{battle}/entropy"), judge, json!({"entropy": "w"})).await);
+                into.push(started.elapsed());
+            }
+        }
+        (median(&mut on_short), median(&mut on_long))
+    }
+
+    /// Median and 99th percentile of posting a player's orders, one at a time.
+    async fn post_orders(&self, campaign: &Campaign, samples: usize) -> (Duration, Duration) {
+        let token = self.token(json!({"role": "player", "player": campaign.player})).await;
+        let path = format!("/v1/campaigns/{}/orders", campaign.id);
+        let mut latencies = Vec::new();
+        for _ in 0..samples {
+            let started = Instant::now();
+            let body = json!({"orders": campaign.orders});
+            assert!(self.post(&path, &token, body).await, "orders are accepted");
+            latencies.push(started.elapsed());
+        }
+        let p99 = percentile(&mut latencies, 0.99);
+        (median(&mut latencies), p99)
+    }
+}
+
+fn median(samples: &mut [Duration]) -> Duration {
+    percentile(samples, 0.5)
+}
+
+fn percentile(samples: &mut [Duration], at: f64) -> Duration {
+    samples.sort();
+    let index = ((samples.len() as f64 - 1.0) * at).round() as usize;
+    samples.get(index).copied().unwrap_or_default()
+}
