@@ -23,6 +23,9 @@ pub struct AppState {
     pub metrics: Metrics,
     /// The store, for reads.
     pub store: Arc<dyn EventStore>,
+    /// Whether start-up is over: the read models caught up and the follow-ups a crash may have
+    /// left undone completed. Until then `/v1` answers 503.
+    pub ready: std::sync::atomic::AtomicBool,
 }
 
 /// The request id of the current request (client's `X-Request-Id` or a fresh UUIDv7).
@@ -45,7 +48,6 @@ impl Application {
                 anyhow::anyhow!("cannot open the event log in {}: {error}", settings.data_dir.display())
             })?);
         let catalog = Arc::new(Catalog::new());
-        catch_up_in_background(store.clone(), catalog.clone());
         let (tokens, generated) = Tokens::load(store.as_ref(), settings.admin_token.as_deref())?;
         if let Some(token) = generated {
             // Printed once, on the first start of a new data directory; only its hash is kept.
@@ -56,7 +58,9 @@ impl Application {
             tokens,
             metrics: Metrics::new()?,
             store,
+            ready: std::sync::atomic::AtomicBool::new(false),
         });
+        catch_up_in_background(state.clone());
         let listener = TcpListener::bind((settings.bind, settings.port))?;
         let port = listener.local_addr()?.port();
         tracing::info!(address = %settings.bind, port, data_dir = %settings.data_dir.display(), "herald listening");
@@ -142,8 +146,9 @@ impl Application {
 
 /// Fold the whole log into the read models on a thread of its own, logging progress, so the
 /// port is open (and `/healthz` and `/readyz` answer) from the first moment.
-fn catch_up_in_background(store: Arc<dyn EventStore>, catalog: Arc<Catalog>) {
+fn catch_up_in_background(state: web::Data<AppState>) {
     let spawned = std::thread::Builder::new().name("catch-up".into()).spawn(move || {
+        let (store, catalog) = (state.store.clone(), state.service.catalog());
         let started = Instant::now();
         let head = store.head_position().ok().flatten().map_or(0, |position| position + 1);
         tracing::info!(events = head, "catching up with the log");
@@ -163,6 +168,20 @@ fn catch_up_in_background(store: Arc<dyn EventStore>, catalog: Arc<Catalog>) {
                 }
             }
         }
+        loop {
+            match state.service.complete_follow_ups() {
+                Ok(0) => break,
+                Ok(done) => {
+                    tracing::warn!(done, "completed follow-ups a crash had left undone (seed reveals, battles opened)");
+                    break;
+                }
+                Err(error) => {
+                    tracing::error!(%error, "completing follow-ups failed; retrying in a second");
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                }
+            }
+        }
+        state.ready.store(true, std::sync::atomic::Ordering::Release);
         tracing::info!(
             events = catalog.folded(),
             elapsed_ms = started.elapsed().as_millis() as u64,
@@ -183,7 +202,7 @@ fn catching_up(req: &actix_web::dev::ServiceRequest) -> Option<String> {
     }
     let state = req.app_data::<web::Data<AppState>>()?;
     let catalog = state.service.catalog();
-    if catalog.caught_up() {
+    if state.ready.load(std::sync::atomic::Ordering::Acquire) {
         return None;
     }
     let head = state.store.head_position().ok().flatten().map_or(0, |position| position + 1);

@@ -12,6 +12,9 @@ use herald_domain::coalition::{
 };
 use sha2::{Digest, Sha256};
 
+use herald_domain::Actor;
+use herald_store::{Direction, RecordedEvent};
+
 use super::{CommandMeta, CommandOutcome, Service};
 use crate::problem::ApiError;
 
@@ -47,9 +50,9 @@ pub fn adjudicate(
     battle_results.extend(settled);
     let command = CampaignCommand::AdjudicateTurn { battle_results };
     let outcome = service.execute_as::<CoalitionCampaign>(stream, &command, meta.clone())?;
-    if !outcome.replayed {
-        open_battles(service, stream, &outcome, &meta)?;
-    }
+    // A retried adjudication (same Idempotency-Key) also opens what a crash may have left
+    // unopened the first time: opening is idempotent.
+    open_battles(service, stream, &outcome.events)?;
     Ok(outcome)
 }
 
@@ -92,13 +95,51 @@ fn result_of(battle: &str, state: &BattleState) -> BattleResult {
     BattleResult { battle: battle.to_string(), winner: state.winner, sides }
 }
 
-/// Open a battle stream for every two-army battle the adjudication announced.
-fn open_battles(service: &Service, stream: &str, outcome: &CommandOutcome, meta: &CommandMeta) -> Result<(), ApiError> {
+/// Open the battle stream of every automatic battle the campaign has announced and not yet
+/// applied whose stream does not exist: what a crash between an adjudication and the opening of
+/// its battles left undone (run at start-up). The announcements are found reading the campaign
+/// stream backwards from its end, as far back as the oldest such battle.
+pub fn open_missing_battles(service: &Service, stream: &str) -> Result<usize, ApiError> {
+    let state = campaign_state(service, stream)?;
+    let mut missing = std::collections::BTreeSet::new();
+    for (battle, _) in state.battles.iter().filter(|(_, link)| link.automatic && !link.applied) {
+        if service.store().stream_version(battle)?.is_none() {
+            missing.insert(battle.clone());
+        }
+    }
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    let mut announcements = Vec::new();
+    let mut from = u64::MAX;
+    while announcements.len() < missing.len() {
+        let page = service.store().read_stream(stream, from, Direction::Backwards, 256)?;
+        let Some(oldest) = page.last().map(|event| event.version) else { break };
+        for event in page {
+            if let Ok(CampaignEvent::BattleAnnounced { battle, .. }) = event.data.decode::<CampaignEvent>() {
+                if missing.contains(&battle) {
+                    announcements.push(event);
+                }
+            }
+        }
+        let Some(next) = oldest.checked_sub(1) else { break };
+        from = next;
+    }
+    let opened = announcements.len();
+    open_battles(service, stream, &announcements)?;
+    Ok(opened)
+}
+
+/// Open a battle stream for every two-army battle among `events` (announcements of the
+/// campaign's adjudications) that has none yet. Opening is idempotent: each battle is opened
+/// under the key `open-battle:<battle>`, with the announcement's time, so opening it again after
+/// a crash or a retry gives the same battle.
+fn open_battles(service: &Service, stream: &str, events: &[RecordedEvent]) -> Result<(), ApiError> {
     let state = campaign_state(service, stream)?;
     let root = service
         .sealed_seed(stream)?
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
-    for event in &outcome.events {
+    for event in events {
         let Ok(CampaignEvent::BattleAnnounced { battle, square, sides, attack, automatic: true, .. }) =
             event.data.decode::<CampaignEvent>()
         else {
@@ -126,14 +167,16 @@ fn open_battles(service: &Service, stream: &str, outcome: &CommandOutcome, meta:
             armies: Sides { a: army_a, b: army_b },
             engagement,
             terrain: Some(format!("{:?}", state.map.terrain_at(square)).to_lowercase()),
-            strategy_deadline: meta.recorded_at + Duration::hours(i64::from(state.options.battle_deadline_hours)),
+            strategy_deadline: event.recorded_at + Duration::hours(i64::from(state.options.battle_deadline_hours)),
             options: Default::default(),
             seed_commitment: hex::encode(commitment),
         };
         let open = CommandMeta {
+            actor: Actor::system(),
+            recorded_at: event.recorded_at,
             idempotency_key: Some(format!("open-battle:{battle}")),
+            correlation_id: event.correlation_id.clone(),
             expected_version: None,
-            ..meta.clone()
         };
         service.execute_as::<CoalitionBattle>(&battle, &create, open)?;
     }

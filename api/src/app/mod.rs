@@ -16,7 +16,7 @@ use herald_domain::{
     dice::{seed, DiceTape},
     event_type_of, registry,
     ruleset::{Refusal, Ruleset, EVENT_SCHEMA},
-    Actor, AnyRuleset, AnyState, Context,
+    Actor, AnyRuleset, AnyState, Context, StreamKind,
 };
 use herald_projections::{Catalog, Entry};
 use herald_store::{AppendRequest, Direction, EventStore, ExpectedVersion, NewEvent, RecordedEvent, StoreError};
@@ -252,7 +252,8 @@ impl Service {
             if meta.idempotency_key.is_some() {
                 self.check_same_request(&command_id, &command)?;
                 if let Some(outcome) = self.replay_of(stream, &command_id)? {
-                    return Ok(outcome);
+                    drop(_turn);
+                    return self.complete_replay(ruleset, stream, outcome, &meta, &command_id);
                 }
             }
             let mut attempt = 0;
@@ -282,6 +283,55 @@ impl Service {
             }
         }
         Ok(outcome)
+    }
+
+    /// A retried command is answered as the first time; what the service was to append in its
+    /// consequence and a crash may have left undone (the seed reveal of a battle that ended) is
+    /// done now and added to the answer, as it would have been.
+    fn complete_replay(
+        &self,
+        ruleset: &'static dyn AnyRuleset,
+        stream: &str,
+        mut outcome: CommandOutcome,
+        meta: &CommandMeta,
+        command_id: &str,
+    ) -> Result<CommandOutcome, ApiError> {
+        let follow_up = format!("idem:{}:{}", Actor::system().id, policy_key(command_id));
+        if self.store.stored_command(&follow_up)?.is_none() {
+            if let Some(done) = self.apply_policies(ruleset, stream, meta, command_id)? {
+                outcome.version = done.version;
+                outcome.events.extend(done.events);
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// Complete every consequence the rules want the service to append that a crash may have
+    /// left undone (start-up runs it before serving): every battle that has ended gets its seed
+    /// revealed, every battle a campaign announced gets its stream. Returns how many were done.
+    pub fn complete_follow_ups(&self) -> Result<usize, ApiError> {
+        let mut done = 0;
+        for kind in [StreamKind::Battle, StreamKind::Campaign] {
+            for (stream, entry) in self.catalog.entries(kind) {
+                let due = entry.ruleset.dice(entry.state.as_ref()).is_some_and(|cursor| cursor.reveal_due);
+                if due {
+                    let meta = CommandMeta {
+                        actor: Actor::system(),
+                        recorded_at: chrono::Utc::now(),
+                        idempotency_key: Some(format!("reveal-due:{stream}")),
+                        correlation_id: None,
+                        expected_version: None,
+                    };
+                    if self.apply_policies(entry.ruleset, &stream, &meta, &format!("reveal-due:{stream}"))?.is_some() {
+                        done += 1;
+                    }
+                }
+                if entry.state_as::<herald_domain::coalition::campaign::CampaignState>().is_some() {
+                    done += campaign::open_missing_battles(self, &stream)?;
+                }
+            }
+        }
+        Ok(done)
     }
 
     /// Run ruleset `R`'s typed `command` against `stream` (the service's own callers and tests).

@@ -38,7 +38,7 @@ pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let readiness = blocking(move || {
         let head = state.store.head_position()?;
         let catalog = state.service.catalog();
-        if !catalog.caught_up() {
+        if !state.ready.load(std::sync::atomic::Ordering::Acquire) {
             let projected = catalog.folded().checked_sub(1);
             return Ok(Readiness { status: "catching_up".into(), head, projected, undecodable: Vec::new() });
         }
