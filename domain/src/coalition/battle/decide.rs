@@ -93,7 +93,10 @@ fn create_battle(
     if state.status != BattleStatus::NotCreated {
         return Err(already_exists());
     }
-    require_judge(&ctx.actor, "open a battle")?;
+    // The service opens the battles a campaign's adjudication announces (as the system actor).
+    if ctx.actor.role != Role::System {
+        require_judge(&ctx.actor, "open a battle")?;
+    }
     for side in SideId::BOTH {
         validate_army(side, request.armies.get(side))?;
     }
@@ -546,10 +549,8 @@ fn controls(state: &BattleState, side: SideId, ctx: &Context) -> bool {
     state.army(side).is_some_and(|army| ctx.actor.is_player(&army.controller))
 }
 
-/// A judge (or an admin standing in for one), or the service acting on a rule (it opens the
-/// battles a campaign's adjudication announces).
 fn require_judge(actor: &crate::Actor, action: &str) -> Result<(), RuleError> {
-    if actor.is_judge() || actor.role == Role::System {
+    if actor.is_judge() {
         Ok(())
     } else {
         Err(RuleError::forbidden(
