@@ -259,6 +259,16 @@ pub fn cast_self(caster: &str, spell: Spell) -> SkirmishCommand {
     SkirmishCommand::CastSpell { caster: caster.into(), spell, target: None, at: None, command: None }
 }
 
+/// Make the attack of opportunity a move offered.
+pub fn opportunity(attacker: &str, target: &str) -> SkirmishCommand {
+    SkirmishCommand::AttackOfOpportunity { attacker: attacker.into(), target: target.into(), weapon: None }
+}
+
+/// Let an attack of opportunity go.
+pub fn decline(attacker: &str, target: &str) -> SkirmishCommand {
+    SkirmishCommand::DeclineOpportunity { attacker: attacker.into(), target: target.into() }
+}
+
 /// End the acting mini's actions.
 pub fn done(mini: &str) -> SkirmishCommand {
     SkirmishCommand::EndActions { mini: mini.into() }
