@@ -201,8 +201,12 @@ pub fn set_life_points(
     }
     let target = mini_in_play(state, mini)?;
     check_reason(reason)?;
-    if life > crate::percentile_skirmish::mini::MAX_POINTS {
-        return Err(refuse("bad_life", "life points are at most 100000", SERVICE_RULES));
+    if life > target.spec.profile.life {
+        return Err(refuse(
+            "bad_life",
+            format!("{mini} starts with {} life points and never has more", target.spec.profile.life),
+            SERVICE_RULES,
+        ));
     }
     let killed = life == 0;
     let mut working = state.clone();
