@@ -101,6 +101,7 @@ pub struct SkirmishView {
 
 /// The round in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishRoundView)]
 pub struct RoundView {
     /// Its initiative value.
     pub value: i32,
@@ -114,6 +115,7 @@ pub struct RoundView {
 
 /// A participant's declaration as this reader may see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishDeclarationView)]
 pub struct DeclarationView {
     /// The participant.
     pub participant: String,
@@ -129,6 +131,7 @@ pub struct DeclarationView {
 
 /// The open combat waiting for options.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishCombatView)]
 pub struct CombatView {
     /// Its number.
     pub combat: u32,
@@ -152,6 +155,7 @@ pub struct CombatView {
 
 /// A participant, its points and its losses.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishParticipantView)]
 pub struct ParticipantView {
     /// Its name.
     pub name: String,
@@ -169,6 +173,7 @@ pub struct ParticipantView {
 
 /// A resistance with its cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishResistanceView)]
 pub struct ResistanceView {
     /// The resistance.
     pub resistance: Resistance,
@@ -178,6 +183,7 @@ pub struct ResistanceView {
 
 /// What a mini did and may still do this turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishTurnView)]
 pub struct TurnView {
     /// It has been declared in a round of this turn.
     pub acted: bool,
@@ -201,6 +207,7 @@ pub struct TurnView {
 
 /// One mini.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishMiniView)]
 pub struct MiniView {
     /// Its id.
     pub id: String,

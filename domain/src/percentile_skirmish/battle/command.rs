@@ -13,6 +13,7 @@ use crate::percentile_skirmish::{
 /// A participant at the table (seed 002 "TURN": "each participant must declare which mini's
 /// will be performing actions").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishParticipantSpec)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "red", "controller": "alice", "points_limit": 300}))]
 pub struct ParticipantSpec {
@@ -29,6 +30,7 @@ pub struct ParticipantSpec {
 /// The familiar a caster may summon (seed 002 "Familiar": its "Effect:" is left blank, so the
 /// set-up gives it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishFamiliarSpec)]
 #[serde(deny_unknown_fields)]
 pub struct FamiliarSpec {
     /// Its card.
@@ -41,6 +43,7 @@ pub struct FamiliarSpec {
 /// What summoning spells bring onto the table (seed 002 "Golem": "See 'mini' spreadsheet for
 /// golem stats"; "Familiar").
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishSummons)]
 #[serde(deny_unknown_fields)]
 pub struct Summons {
     /// The golem's card; the golem spell is refused without it.

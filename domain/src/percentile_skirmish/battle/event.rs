@@ -22,6 +22,7 @@ use crate::{
 
 /// A participant's minis that may act in a round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishEligible)]
 pub struct Eligible {
     /// The participant.
     pub participant: String,
@@ -33,6 +34,7 @@ pub struct Eligible {
 
 /// What a participant declared for a round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishDeclaration)]
 pub struct Declaration {
     /// The participant.
     pub participant: String,
@@ -42,6 +44,7 @@ pub struct Declaration {
 
 /// Damage done to one mini.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishDamageDealt)]
 pub struct DamageDealt {
     /// The mini hit.
     pub mini: String,
@@ -60,6 +63,7 @@ pub struct DamageDealt {
 
 /// Which kind of attack rolled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishAttackKind)]
 #[serde(rename_all = "snake_case")]
 pub enum AttackKind {
     /// seed 002 "Range attacks".
@@ -72,6 +76,7 @@ pub enum AttackKind {
 
 /// A d6 rolled for a side that picked its open-combat option at random.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishOptionRoll)]
 pub struct OptionRoll {
     /// The mini.
     pub mini: String,
@@ -81,6 +86,7 @@ pub struct OptionRoll {
 
 /// What a spell did to one mini or point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishSpellOutcome)]
 pub struct SpellOutcome {
     /// The mini aimed at, if the spell aims at minis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,6 +116,7 @@ pub struct SpellOutcome {
 
 /// A lasting spell that ran out when a turn ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishExpiry)]
 pub struct Expiry {
     /// The mini it was on.
     pub mini: String,

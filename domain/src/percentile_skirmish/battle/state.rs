@@ -24,6 +24,7 @@ use crate::{
 
 /// Where the battle stands.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishPhase)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// No battle yet.
@@ -39,6 +40,7 @@ pub enum Phase {
 
 /// What a mini did in the current turn.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishTurnRecord)]
 pub struct TurnRecord {
     /// Declared in a round of this turn: it cannot act in another (seed 002 "TURN").
     pub acted: bool,
@@ -64,6 +66,7 @@ pub struct TurnRecord {
 
 /// How a summoned mini came.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishSummoning)]
 pub struct Summoning {
     /// The caster.
     pub caster: String,
@@ -73,6 +76,7 @@ pub struct Summoning {
 
 /// One mini's state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishMiniState)]
 pub struct MiniState {
     /// As set up (or summoned); `spec.participant` is its owner.
     pub spec: MiniSpec,
@@ -197,6 +201,7 @@ impl MiniState {
 
 /// A participant's declaration for the round in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishDeclarationState)]
 pub struct DeclarationState {
     /// The participant.
     pub participant: String,
@@ -210,6 +215,7 @@ pub struct DeclarationState {
 
 /// The initiative round in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishRoundState)]
 pub struct RoundState {
     /// The round's initiative value.
     pub value: i32,
@@ -223,6 +229,7 @@ pub struct RoundState {
 
 /// An open combat waiting for both sides' options.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishOpenCombat)]
 pub struct OpenCombat {
     /// Its number.
     pub combat: u32,
@@ -244,6 +251,7 @@ pub struct OpenCombat {
 
 /// An attack of opportunity a mini may make.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishOpportunity)]
 pub struct Opportunity {
     /// The mini that may attack.
     pub attacker: String,

@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 /// Where a piece is worn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishArmourSlot)]
 #[serde(rename_all = "snake_case")]
 pub enum ArmourSlot {
     /// Body armour (mail, plate, a helmet): the protection spell's magical plate mail stands in
@@ -23,6 +24,7 @@ pub enum ArmourSlot {
 
 /// One piece of armour or a shield, as the set-up gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishArmour)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Chain mail", "slot": "body", "protection": 2, "metal": true, "magical": false, "forward_facing": false}))]
 pub struct Armour {
@@ -46,6 +48,7 @@ pub struct Armour {
 
 /// What an attack is, as far as armour cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishArmourTest)]
 #[serde(rename_all = "snake_case")]
 pub enum ArmourTest {
     /// Any attack from the front, or a spell with no special rule: every piece protects.

@@ -29,6 +29,7 @@ pub const MAX_ATTACKS: u8 = 20;
 /// some mini's can be considered to be small or large sized and must be identified as such
 /// before play begins").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishSize)]
 #[serde(rename_all = "snake_case")]
 pub enum Size {
     /// Small: harder to hit at range; cannot cross water wider than 1″.
@@ -42,6 +43,7 @@ pub enum Size {
 
 /// A mini's card: everything the set-up supplies about it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishMiniProfile)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Archer", "level": 2, "size": "medium", "movement": 4.0, "initiative": 8,
     "life": 12, "attacks": 1, "spell_attacks": 1, "armour": [{"name": "Leather", "slot": "body", "protection": 1}],
@@ -174,6 +176,7 @@ impl MiniProfile {
 
 /// A mini put on the table when the battle is created.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishMiniSpec)]
 #[serde(deny_unknown_fields)]
 pub struct MiniSpec {
     /// A unique id in this battle (`red-archer`).

@@ -5,6 +5,7 @@ use utoipa::ToSchema;
 
 /// What a damaging attack is made of, for resistances and armour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishElement)]
 #[serde(rename_all = "snake_case")]
 pub enum Element {
     /// Fire (the fireball, a flaming weapon).
@@ -17,6 +18,7 @@ pub enum Element {
 
 /// A resistance (seed 002 "RESISTANCES").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishResistance)]
 #[serde(rename_all = "snake_case")]
 pub enum Resistance {
     /// "Non magic weapons — Cost: 75 — All non magic weapons do 1/2 damage".

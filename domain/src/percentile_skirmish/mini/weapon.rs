@@ -9,6 +9,7 @@ use crate::dice::DiceExpr;
 
 /// Melee or ranged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishWeaponKind)]
 #[serde(rename_all = "snake_case")]
 pub enum WeaponKind {
     /// Used in open combat, flank attacks and attacks of opportunity, within the battle's melee
@@ -20,6 +21,7 @@ pub enum WeaponKind {
 
 /// A weapon as the set-up gives it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishWeapon)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Longbow", "kind": "ranged", "range": 24.0, "damage": "d8", "magical": false, "element": null}))]
 pub struct Weapon {

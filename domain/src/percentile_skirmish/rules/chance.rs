@@ -14,6 +14,7 @@ use crate::percentile_skirmish::{mini::Size, table::EPSILON};
 
 /// A third of the maximum range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishRangeBand)]
 #[serde(rename_all = "snake_case")]
 pub enum RangeBand {
     /// "First 1/3 of the maximum range".
@@ -44,6 +45,7 @@ pub fn range_band(distance: f64, maximum: f64) -> Option<RangeBand> {
 
 /// How a chance to hit was made up, as recorded in the event that rolled against it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishChance)]
 #[schema(example = json!({"base": 65, "level_bonus": 6, "size_modifier": -5, "flank_modifier": 15, "total": 81, "chance": 81}))]
 pub struct Chance {
     /// The rule's base chance in percent (65, 50, 35 by band; 65 for a flank attack; 50 for an

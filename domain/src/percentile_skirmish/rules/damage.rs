@@ -13,6 +13,7 @@ use crate::percentile_skirmish::mini::{protection, Armour, ArmourTest, Element, 
 
 /// Where damage comes from, for resistances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishDamageSource)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum DamageSource {
     /// A weapon: non-magic weapons are halved by the "non magic weapons" resistance.
@@ -31,7 +32,8 @@ pub enum DamageSource {
 
 /// What a resistance did to the damage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case", tag = "effect")]
+#[schema(as = SkirmishResistanceApplied)]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ResistanceApplied {
     /// No resistance applied.
     None,
@@ -49,6 +51,7 @@ pub enum ResistanceApplied {
 
 /// Damage worked out for one mini.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishMitigated)]
 pub struct Mitigated {
     /// The damage before resistances and armour.
     pub rolled: u32,

@@ -10,6 +10,7 @@ use crate::percentile_skirmish::spells::DurationRule;
 
 /// A duration as worked out, recorded with the spell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishDuration)]
 #[schema(example = json!({"formula": 4, "halved": false, "turns": 4}))]
 pub struct Duration {
     /// The seed's formula: 1 + caster's level, or 1 + caster's level − target's level (may be 0

@@ -12,6 +12,7 @@ use crate::dice::Draw;
 /// Herald's reading of equal scores: the tied minis roll again (percentile + level), as many
 /// times as it takes; `draws` and `scores` hold every roll, the first one first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishInitiativeRoll)]
 pub struct InitiativeRoll {
     /// The mini.
     pub mini: String,

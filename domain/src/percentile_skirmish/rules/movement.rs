@@ -16,6 +16,7 @@ pub const ROAD_BONUS_INCHES: f64 = 1.0;
 
 /// A turn's movement allowance as worked out, recorded with each move.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishAllowance)]
 #[schema(example = json!({"movement": 5.0, "running": false, "in_water": false, "road_bonus": true, "inches": 6.0}))]
 pub struct Allowance {
     /// The movement value with the speed and slow spells applied.

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 /// One of the three attack options ("3 Attack options: 1-2 Swing to the head 3-4 Thrust to the
 /// body 5-6 Parry and counter attack").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishAttackOption)]
 #[serde(rename_all = "snake_case")]
 pub enum AttackOption {
     /// "Swing to the head" (1–2 on a d6): beats parry and counter attack.
@@ -19,6 +20,7 @@ pub enum AttackOption {
 
 /// What a side submits: an option, or a d6 rolled for it on the seed's 1–6 table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishCombatChoice)]
 #[serde(rename_all = "snake_case")]
 pub enum CombatChoice {
     /// Swing to the head.
@@ -68,6 +70,7 @@ impl AttackOption {
 
 /// Who hits in an open combat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishExchange)]
 #[serde(rename_all = "snake_case")]
 pub enum Exchange {
     /// Nobody hits (01–40 on the same pick).

@@ -8,6 +8,7 @@ use crate::{percentile_skirmish::SERVICE_RULES, RuleError};
 
 /// Whether participants see each other's declarations before declaring themselves.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishDeclarations)]
 #[serde(rename_all = "snake_case")]
 pub enum Declarations {
     /// Sealed until every participant has declared, then revealed together (the default: the
@@ -20,6 +21,7 @@ pub enum Declarations {
 
 /// How a half is rounded ("1/2 damage", "duration halved", movement halved in water is exact).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishRounding)]
 #[serde(rename_all = "snake_case")]
 pub enum Rounding {
     /// Drop the fraction: 7 damage halved is 3 (the default).
@@ -41,6 +43,7 @@ impl Rounding {
 
 /// What "1 turn + (caster's level − mini affected's level)" gives when the sum is 0 or less.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishShortDuration)]
 #[serde(rename_all = "snake_case")]
 pub enum ShortDuration {
     /// The spell takes no effect: a mini more than one level above the caster shrugs it off
@@ -53,6 +56,7 @@ pub enum ShortDuration {
 
 /// Which spells roll to succeed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishSpellRolls)]
 #[serde(rename_all = "snake_case")]
 pub enum SpellRolls {
     /// Every spell with a range rolls by range band (the default: the command spell's "roll as
@@ -66,6 +70,7 @@ pub enum SpellRolls {
 
 /// The battle's options, each with its default.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishBattleOptions)]
 #[serde(deny_unknown_fields, default)]
 #[schema(example = json!({"declarations": "sealed", "melee_reach": 1.0, "front_arc": 180.0, "fireball_width": 1.0,
     "halves": "down", "short_durations": "no_effect", "spell_rolls": "every_cast", "large_shield": 2, "magical_plate": 5}))]

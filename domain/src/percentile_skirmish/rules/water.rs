@@ -23,6 +23,7 @@ use crate::percentile_skirmish::{
 
 /// How a mini meets water: its size, or what the water walk spell makes of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishWaterSense)]
 #[serde(rename_all = "snake_case")]
 pub enum WaterSense {
     /// A small mini: stopped and slowed by any water, barred by water wider than 1″.

@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 
 /// A spell (seed 002 "SPELL DESCRIPTIONS").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishSpell)]
 #[serde(rename_all = "snake_case")]
 pub enum Spell {
     /// Cost 5, immediate: 6 damage + caster's level.
@@ -45,6 +46,7 @@ pub enum Spell {
 
 /// How long a spell lasts (seed 002 "SPELL DESCRIPTIONS", each spell's "Duration").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishDurationRule)]
 #[serde(rename_all = "snake_case")]
 pub enum DurationRule {
     /// "Immediate": it happens and is over.
@@ -57,6 +59,7 @@ pub enum DurationRule {
 
 /// What a spell is cast at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishAim)]
 #[serde(rename_all = "snake_case")]
 pub enum Aim {
     /// The caster itself ("Range: NA").

@@ -12,6 +12,7 @@ use super::Spell;
 /// all of the next, and is gone when that next turn ends (Herald's reading of "1 turn": the
 /// turn the spell is cast in counts as its first).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishActiveEffect)]
 #[schema(example = json!({"spell": "speed", "caster": "red-mage", "turns_left": 3}))]
 pub struct ActiveEffect {
     /// The spell.

@@ -12,6 +12,7 @@ pub const EPSILON: f64 = 1e-9;
 
 /// A point on the table, in inches from the lower-left corner (x to the right, y up).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishPoint)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"x": 12.0, "y": 4.5}))]
 pub struct Point {

@@ -22,6 +22,7 @@ pub const MAX_TERRAIN: usize = 100;
 /// The table: its size in inches and its roads and water. Herald's default is 48″ × 48″ with
 /// no terrain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishTable)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"width": 48.0, "depth": 36.0, "terrain": [
     {"name": "King's road", "kind": "road", "shape": {"kind": "rect", "min": {"x": 0.0, "y": 10.0}, "max": {"x": 48.0, "y": 12.0}}},

@@ -8,6 +8,7 @@ use super::geometry::{capsule_entry, circle_entry, rect_entry, segment_distance,
 
 /// What a terrain feature is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishTerrainKind)]
 #[serde(rename_all = "snake_case")]
 pub enum TerrainKind {
     /// A road: a mini that begins and ends its movement on it adds 1″ (seed 002 "ROAD BONUS").
@@ -18,6 +19,7 @@ pub enum TerrainKind {
 
 /// A feature's footprint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishShape)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum Shape {
     /// An axis-aligned rectangle; its width is its shorter side.
@@ -148,6 +150,7 @@ impl Shape {
 
 /// A road or a stretch of water on the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = SkirmishTerrainFeature)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Mill stream", "kind": "water",
     "shape": {"kind": "band", "points": [{"x": 0.0, "y": 24.0}, {"x": 48.0, "y": 20.0}], "width": 0.5}}))]
