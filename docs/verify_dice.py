@@ -55,7 +55,9 @@ def draws(value):
 
 def check_events(events, seed_hex):
     events = events["events"] if isinstance(events, dict) else events
-    data = lambda kind: [e["data"] for e in events if e["type"] == "coalition." + kind]
+    # Any ruleset's events: coalition.BattleCreated, percentile-skirmish.BattleCreated,
+    # dice.EntropyContributed, dice.SeedRevealed, ...
+    data = lambda kind: [e["data"] for e in events if e["type"].split(".")[-1] == kind]
     commitment = data("BattleCreated")[0]["seed_commitment"]
     revealed = data("SeedRevealed")
     seed = bytes.fromhex(seed_hex or revealed[0]["seed"])

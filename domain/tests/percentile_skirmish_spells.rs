@@ -409,7 +409,7 @@ fn command_passes_a_mini_to_the_caster_until_it_ends_per_seed_002_command() {
     let round = battle.state.round.clone().expect("round 5");
     let red = round.declarations.iter().find(|d| d.participant == RED).expect("red is awaited");
     assert_eq!(red.eligible, vec!["blue-b".to_string()]);
-    battle.refused_by(bob(), declare(BLUE, &["blue-b"]), "percentile-skirmish.not_your_mini", "herald");
+    battle.refused_by(bob(), declare(BLUE, &["blue-b"]), "percentile-skirmish.mini_of_another_participant", "herald");
     battle.by(alice(), declare(RED, &["blue-b"]));
     battle.by(bob(), declare(BLUE, &[]));
     assert_eq!(battle.acting().as_deref(), Some("blue-b"));

@@ -7,6 +7,7 @@
 pub mod command;
 pub mod decide;
 pub mod event;
+pub mod records;
 pub mod state;
 
 pub use command::SkirmishCommand;

@@ -1,21 +1,19 @@
-//! Non-magic combat (seed 002 "4 TYPES OF NON MAGIC COMBAT"): open combat with its sealed
-//! options, range attacks by band, flank attacks, attacks of opportunity, and the damage a hit
-//! does after resistances and armour.
+//! Non-magic combat (seed 002 "4 TYPES OF NON MAGIC COMBAT"): who may attack, melee attacks
+//! (a flank attack, or the start of open combat), range attacks by band, and the damage a hit
+//! does after resistances and armour. Open combat's picks are in `open_combat.rs`, attacks of
+//! opportunity in `opportunity.rs`.
 
-use super::{emit, flow, mini_in_play, moving::must_have_fled, refuse, require_control};
+use super::{emit, flow, mini_in_play, moving::must_have_fled, refuse};
 use crate::{
     dice::RollOptions,
     percentile_skirmish::{
         battle::{
-            event::{AttackKind, DamageDealt, OptionRoll, SkirmishEvent},
-            state::{MiniState, Phase, SkirmishState},
+            event::{AttackKind, DamageDealt, SkirmishEvent},
+            state::{MiniState, SkirmishState},
         },
         headings,
         mini::{ArmourTest, Weapon},
-        rules::{
-            flank_attack_chance, in_flank, mitigate, opportunity_chance, range_band, ranged_chance, AttackOption,
-            CombatChoice, DamageSource, Exchange,
-        },
+        rules::{flank_attack_chance, in_flank, mitigate, range_band, ranged_chance, DamageSource},
         spells::Spell,
         table::EPSILON,
         SERVICE_RULES,
@@ -56,7 +54,7 @@ pub fn attack_refusal(state: &SkirmishState, mini: &MiniState, own: bool) -> Opt
     None
 }
 
-fn weapon<'a>(mini: &'a MiniState, name: &str, melee: bool) -> Result<&'a Weapon, RuleError> {
+pub(super) fn weapon<'a>(mini: &'a MiniState, name: &str, melee: bool) -> Result<&'a Weapon, RuleError> {
     let found =
         mini.spec.profile.weapon(name).ok_or_else(|| {
             refuse("unknown_weapon", format!("{} has no weapon called {name}", mini.id()), SERVICE_RULES)
@@ -112,7 +110,7 @@ pub fn weapon_damage(
     })
 }
 
-fn killed(dealt: &[&DamageDealt]) -> Vec<String> {
+pub(super) fn killed(dealt: &[&DamageDealt]) -> Vec<String> {
     dealt.iter().filter(|d| d.killed).map(|d| d.mini.clone()).collect()
 }
 
@@ -185,127 +183,6 @@ pub fn melee_attack(
     Ok(events)
 }
 
-/// A side of the open combat picks its option; once both have, the combat is resolved.
-pub fn choose_option(
-    state: &SkirmishState,
-    mini: &str,
-    choice: CombatChoice,
-    weapon_name: Option<&str>,
-    ctx: &mut Context,
-) -> Result<Vec<SkirmishEvent>, RuleError> {
-    let Some(combat) = state.combat.as_ref() else {
-        return Err(refuse("no_open_combat", "no open combat is waiting for options", headings::OPEN_COMBAT));
-    };
-    let chooser = mini_in_play(state, mini)?;
-    let (already, is_defender) = if combat.attacker == mini {
-        (combat.attacker_choice.is_some(), false)
-    } else if combat.defender == mini {
-        (combat.defender_choice.is_some(), true)
-    } else {
-        return Err(refuse(
-            "not_in_combat",
-            format!("{mini} is not in the open combat of {} and {}", combat.attacker, combat.defender),
-            headings::OPEN_COMBAT,
-        ));
-    };
-    require_control(state, chooser, ctx)?;
-    if already {
-        return Err(refuse("already_chosen", format!("{mini} has already picked its option"), headings::OPEN_COMBAT));
-    }
-    let weapon = match (weapon_name, is_defender) {
-        (None, _) => None,
-        (Some(_), false) => {
-            return Err(refuse("weapon_for_defender", "the attacker named its weapon when it attacked", SERVICE_RULES))
-        }
-        (Some(name), true) => Some(weapon(chooser, name, true)?.name.clone()),
-    };
-    let mut working = state.clone();
-    let mut events = Vec::new();
-    emit(
-        &mut working,
-        &mut events,
-        SkirmishEvent::CombatOptionChosen { combat: combat.combat, mini: mini.into(), choice, weapon },
-    );
-    if let Some(combat) = working.combat.clone() {
-        if let (Some(a), Some(b)) = (combat.attacker_choice, combat.defender_choice) {
-            resolve_open_combat(&mut working, &mut events, &combat, a, b, ctx)?;
-        }
-    }
-    Ok(events)
-}
-
-fn resolve_open_combat(
-    state: &mut SkirmishState,
-    events: &mut Vec<SkirmishEvent>,
-    combat: &crate::percentile_skirmish::battle::state::OpenCombat,
-    a: CombatChoice,
-    b: CombatChoice,
-    ctx: &mut Context,
-) -> Result<(), RuleError> {
-    let (Some(attacker), Some(defender)) =
-        (state.mini(&combat.attacker).cloned(), state.mini(&combat.defender).cloned())
-    else {
-        return Err(refuse("unknown_mini", "a side of the open combat is gone", SERVICE_RULES));
-    };
-    let mut option_rolls = Vec::new();
-    let mut pick = |choice: CombatChoice, mini: &str| -> Result<AttackOption, RuleError> {
-        if let Some(option) = choice.option() {
-            return Ok(option);
-        }
-        let draw = ctx.dice.roll(
-            6,
-            format!("open combat {}: random option of {mini} (1-2 swing, 3-4 thrust, 5-6 parry)", combat.combat),
-        )?;
-        let option = AttackOption::from_d6(draw.value);
-        option_rolls.push(OptionRoll { mini: mini.to_string(), draw });
-        Ok(option)
-    };
-    let attacker_option = pick(a, attacker.id())?;
-    let defender_option = pick(b, defender.id())?;
-    let (exchange, percentile) = match Exchange::from_options(attacker_option, defender_option) {
-        Some(exchange) => (exchange, None),
-        None => {
-            let draw = ctx.dice.roll(100, format!("open combat {}: same option, percentile (01-40 both miss, 41-60 A hits, 61-80 B hits, 81-100 both hit)", combat.combat))?;
-            (Exchange::from_percentile(draw.value), Some(draw))
-        }
-    };
-    let mut damage = Vec::new();
-    if exchange.a_hits() {
-        if let Some(weapon) = attacker.spec.profile.weapon(&combat.weapon) {
-            damage.push(weapon_damage(state, ctx, &attacker, weapon, &defender, ArmourTest::Ordinary)?);
-        }
-    }
-    if exchange.b_hits() && !combat.defender_helpless {
-        let weapon = match &combat.defender_weapon {
-            Some(name) => defender.spec.profile.weapon(name),
-            None => defender.spec.profile.melee_weapon(),
-        };
-        if let Some(weapon) = weapon {
-            damage.push(weapon_damage(state, ctx, &defender, weapon, &attacker, ArmourTest::Ordinary)?);
-        }
-    }
-    let dead = killed(&damage.iter().collect::<Vec<_>>());
-    emit(
-        state,
-        events,
-        SkirmishEvent::OpenCombatResolved {
-            combat: combat.combat,
-            attacker: attacker.id().into(),
-            defender: defender.id().into(),
-            attacker_choice: a,
-            defender_choice: b,
-            attacker_option,
-            defender_option,
-            option_rolls,
-            percentile,
-            exchange,
-            damage,
-            next_word: ctx.dice.next_word(),
-        },
-    );
-    flow::after_kills(state, events, &dead, ctx)
-}
-
 /// The acting mini shoots: its chance by the target's range band, size and flank (seed 002
 /// "Range attacks", "NON MEDIUM SIZED MINI'S", "RANGE OR SPELL ATTACKS ON A FLANKED MINI").
 pub fn ranged_attack(
@@ -360,90 +237,4 @@ pub fn ranged_attack(
     );
     flow::after_kills(&mut working, &mut events, &dead, ctx)?;
     Ok(events)
-}
-
-fn opportunity<'a>(
-    state: &'a SkirmishState,
-    attacker: &str,
-    target: &str,
-    ctx: &Context,
-) -> Result<&'a MiniState, RuleError> {
-    let found = state.opportunities.iter().any(|o| o.attacker == attacker && o.target == target);
-    if state.phase != Phase::Acting || !found {
-        return Err(refuse(
-            "no_opportunity",
-            format!("{attacker} has no attack of opportunity on {target} waiting"),
-            headings::ATTACK_OF_OPPORTUNITY,
-        ));
-    }
-    let mini = mini_in_play(state, attacker)?;
-    require_control(state, mini, ctx)?;
-    Ok(mini)
-}
-
-/// A mini makes the attack of opportunity a move offered it: "50% chance to hit + mini's level
-/// * 2" (seed 002 "Attack of opportunity"); it uses none of its own attacks.
-pub fn attack_of_opportunity(
-    state: &SkirmishState,
-    attacker: &str,
-    target: &str,
-    weapon_name: Option<&str>,
-    ctx: &mut Context,
-) -> Result<Vec<SkirmishEvent>, RuleError> {
-    let attacker = opportunity(state, attacker, target, ctx)?;
-    if let Some(refusal) = attack_refusal(state, attacker, false) {
-        return Err(refusal);
-    }
-    let weapon = match weapon_name {
-        Some(name) => weapon(attacker, name, true)?,
-        None => attacker.spec.profile.melee_weapon().ok_or_else(|| {
-            refuse(
-                "not_melee_weapon",
-                format!("{} has no melee weapon", attacker.id()),
-                headings::ATTACK_OF_OPPORTUNITY,
-            )
-        })?,
-    };
-    let target = mini_in_play(state, target)?;
-    let chance = opportunity_chance(attacker.spec.profile.level);
-    let roll = ctx.dice.roll(
-        100,
-        format!("attack of opportunity of {} on {} (needs {} or less)", attacker.id(), target.id(), chance.chance),
-    )?;
-    let hit = chance.hit_by(roll.value);
-    let damage =
-        if hit { Some(weapon_damage(state, ctx, attacker, weapon, target, ArmourTest::Ordinary)?) } else { None };
-    let dead = killed(&damage.iter().collect::<Vec<_>>());
-    let mut working = state.clone();
-    let mut events = Vec::new();
-    emit(
-        &mut working,
-        &mut events,
-        SkirmishEvent::Attacked {
-            kind: AttackKind::Opportunity,
-            attacker: attacker.id().into(),
-            target: target.id().into(),
-            weapon: weapon.name.clone(),
-            distance: attacker.position.distance(target.position),
-            band: None,
-            chance,
-            roll,
-            hit,
-            damage,
-            next_word: ctx.dice.next_word(),
-        },
-    );
-    flow::after_kills(&mut working, &mut events, &dead, ctx)?;
-    Ok(events)
-}
-
-/// A mini lets its attack of opportunity go.
-pub fn decline_opportunity(
-    state: &SkirmishState,
-    attacker: &str,
-    target: &str,
-    ctx: &Context,
-) -> Result<Vec<SkirmishEvent>, RuleError> {
-    opportunity(state, attacker, target, ctx)?;
-    Ok(vec![SkirmishEvent::OpportunityDeclined { attacker: attacker.into(), target: target.into() }])
 }

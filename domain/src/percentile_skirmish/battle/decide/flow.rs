@@ -1,21 +1,22 @@
 //! The flow of a turn (seed 002 "TURN", "INITIATIVE"): rounds in descending initiative value,
-//! declarations, the percentile rolls that order the minis of a round, one mini acting after
-//! the other, the end of a turn with its expiring spells, and what follows a mini's death.
+//! the percentile rolls that order the minis of a round, one mini acting after the other, and
+//! the end of a turn with its expiring spells. Declarations are in `declare.rs`; what follows a
+//! death or a move in `aftermath.rs`.
 
-use super::{acts_for, emit, forbid, mini_in_play, refuse};
+use super::emit;
 use crate::{
     percentile_skirmish::{
         battle::{
             event::{Declaration, Eligible, Expiry, SkirmishEvent},
-            state::{MiniState, Phase, SkirmishState},
+            state::{MiniState, SkirmishState},
         },
-        headings,
         rules::{acting_order, initiative::tied, InitiativeRoll},
         spells::Spell,
-        SERVICE_RULES,
     },
     Context, RuleError,
 };
+
+pub use super::aftermath::{after_kills, after_moves};
 
 /// Whether `mini` could be declared in some round of this turn: on the table, not yet acted,
 /// and (a golem) under its caster's control.
@@ -90,101 +91,16 @@ fn begin_round(
     Ok(())
 }
 
-fn all_declared(state: &SkirmishState) -> bool {
+pub(super) fn all_declared(state: &SkirmishState) -> bool {
     state
         .round
         .as_ref()
         .is_some_and(|round| round.declarations.iter().all(|d| d.declared.is_some() || d.eligible.is_empty()))
 }
 
-/// A participant declares which of its minis act this round (seed 002 "TURN").
-pub fn declare(
-    state: &SkirmishState,
-    participant: &str,
-    minis: &[String],
-    ctx: &mut Context,
-) -> Result<Vec<SkirmishEvent>, RuleError> {
-    if state.participant(participant).is_none() {
-        return Err(refuse("unknown_participant", format!("{participant} is not a participant"), SERVICE_RULES));
-    }
-    if !acts_for(state, participant, ctx) {
-        return Err(forbid(
-            "not_your_participant",
-            format!("only {participant}'s controller or a judge may declare for it"),
-        ));
-    }
-    let (Phase::Declaring, Some(round)) = (state.phase, state.round.as_ref()) else {
-        return Err(refuse(
-            "not_declaring",
-            "declarations are made at the beginning of an initiative round; this round's minis are acting",
-            headings::TURN,
-        ));
-    };
-    let declaration = round.declarations.iter().find(|d| d.participant == participant);
-    let Some(declaration) = declaration.filter(|d| d.declared.is_none() && !d.eligible.is_empty()) else {
-        return Err(refuse(
-            "nothing_to_declare",
-            format!("{participant} has already declared for round {}, or has no mini that may act in it", round.value),
-            headings::TURN,
-        ));
-    };
-    let mut chosen: Vec<String> = Vec::new();
-    for id in minis {
-        let mini = mini_in_play(state, id)?;
-        if !(declaration.eligible.contains(id) || declaration.must_act.contains(id)) {
-            return Err(not_eligible(state, mini, participant, round.value));
-        }
-        if !chosen.contains(id) {
-            chosen.push(id.clone());
-        }
-    }
-    let mut working = state.clone();
-    let mut events = Vec::new();
-    emit(
-        &mut working,
-        &mut events,
-        SkirmishEvent::Declared {
-            turn: state.turn,
-            round: round.value,
-            participant: participant.to_string(),
-            minis: chosen,
-        },
-    );
-    if all_declared(&working) {
-        reveal_round(&mut working, &mut events, ctx)?;
-    }
-    Ok(events)
-}
-
-/// Why `mini` may not be declared by `participant` in round `value`.
-fn not_eligible(state: &SkirmishState, mini: &MiniState, participant: &str, value: i32) -> RuleError {
-    let id = mini.id();
-    if state.acting_participant(mini) != participant {
-        return refuse("not_your_mini", format!("{id} does not act for {participant}"), SERVICE_RULES);
-    }
-    if mini.this_turn.acted {
-        return refuse(
-            "already_acted",
-            format!("{id} has already performed actions in an earlier round of this turn"),
-            headings::TURN,
-        );
-    }
-    if mini.initiative() < value {
-        return refuse(
-            "initiative_too_low",
-            format!(
-                "{id}'s initiative is {}, lower than this round's {value}: it may act in a later round",
-                mini.initiative()
-            ),
-            headings::TURN,
-        );
-    }
-    refuse("golem_inactive", format!("{id} is out of its caster's control and inactive"), "seed 002 \"Golem\"")
-}
-
 /// Every participant has declared: roll for the order when several minis act (seed 002
 /// "INITIATIVE"), and let the first act — or end the round when nobody declared anything.
-fn reveal_round(
+pub(super) fn reveal_round(
     state: &mut SkirmishState,
     events: &mut Vec<SkirmishEvent>,
     ctx: &mut Context,
@@ -289,95 +205,4 @@ fn end_turn(state: &mut SkirmishState, events: &mut Vec<SkirmishEvent>, ctx: &mu
     }
     emit(state, events, SkirmishEvent::TurnEnded { turn: state.turn, expired, dismissed });
     start_turn(state, events, ctx)
-}
-
-/// After minis were killed: commands of a killed caster end and its golem goes inactive; the
-/// battle ends when at most one participant has minis of its own left; a killed acting mini's
-/// actions are over.
-pub fn after_kills(
-    state: &mut SkirmishState,
-    events: &mut Vec<SkirmishEvent>,
-    killed: &[String],
-    ctx: &mut Context,
-) -> Result<(), RuleError> {
-    if killed.is_empty() {
-        return Ok(());
-    }
-    check_control(state, events);
-    let standing: Vec<String> = state
-        .participants
-        .iter()
-        .filter(|p| state.minis.values().any(|m| m.spec.participant == p.name && m.in_play() && m.summoned.is_none()))
-        .map(|p| p.name.clone())
-        .collect();
-    if standing.len() <= 1 {
-        let winner = standing.first().cloned();
-        let reason = match &winner {
-            Some(name) => format!("only {name} has minis left on the table"),
-            None => "no participant has minis left on the table".to_string(),
-        };
-        emit(state, events, SkirmishEvent::BattleEnded { winner, reason });
-        return Ok(());
-    }
-    if let Some(acting) = state.acting().filter(|mini| !mini.in_play()).map(|mini| mini.id().to_string()) {
-        finish_actions(state, events, &acting, "killed", ctx)?;
-    }
-    Ok(())
-}
-
-/// Commands and golems out of their caster's range, or whose caster is gone, lose control
-/// (seed 002 "Command": "the spell is considered terminated"; "Golem": "the golem becomes
-/// inactive until the spell caster regains control").
-pub fn check_control(state: &mut SkirmishState, events: &mut Vec<SkirmishEvent>) {
-    let lost = |state: &SkirmishState, mini: &MiniState, caster: &str| -> Option<String> {
-        match state.mini(caster) {
-            Some(caster) if caster.in_play() => {
-                let distance = caster.position.distance(mini.position);
-                (distance > caster.spell_range() + crate::percentile_skirmish::table::EPSILON).then(|| {
-                    format!(
-                        "{} is {distance:.2}″ from {}, beyond its spell range of {}″",
-                        mini.id(),
-                        caster.id(),
-                        caster.spell_range()
-                    )
-                })
-            }
-            _ => Some(format!("{caster} is no longer on the table")),
-        }
-    };
-    let mut changes = Vec::new();
-    for mini in state.minis.values().filter(|mini| mini.in_play()) {
-        if let Some(caster) = &mini.commanded_by {
-            if let Some(reason) = lost(state, mini, caster) {
-                changes.push(SkirmishEvent::CommandEnded { mini: mini.id().into(), caster: caster.clone(), reason });
-            }
-        }
-        if let (true, true, Some(summoning)) = (mini.is_golem(), mini.golem_active, &mini.summoned) {
-            if let Some(reason) = lost(state, mini, &summoning.caster) {
-                changes.push(SkirmishEvent::GolemInactive {
-                    golem: mini.id().into(),
-                    caster: summoning.caster.clone(),
-                    reason,
-                });
-            }
-        }
-    }
-    for change in changes {
-        emit(state, events, change);
-    }
-}
-
-/// After minis changed places: control is checked, and a golem that went inactive while acting
-/// stops acting.
-pub fn after_moves(
-    state: &mut SkirmishState,
-    events: &mut Vec<SkirmishEvent>,
-    ctx: &mut Context,
-) -> Result<(), RuleError> {
-    check_control(state, events);
-    let stalled = state.acting().filter(|mini| mini.is_golem() && !mini.golem_active).map(|mini| mini.id().to_string());
-    match stalled {
-        Some(golem) => finish_actions(state, events, &golem, "inactive", ctx),
-        None => Ok(()),
-    }
 }

@@ -2,10 +2,15 @@
 //! (`headings`), or `SERVICE_RULES` for what Herald adds as a service (authority, the order of
 //! commands, set-up limits).
 
+mod aftermath;
 mod combat;
+mod declare;
 mod flow;
 mod moving;
+mod open_combat;
+mod opportunity;
 mod setup;
+mod spell_effects;
 mod spells;
 
 use super::{
@@ -48,19 +53,19 @@ pub fn decide(
         }
         C::Declare { participant, minis } => {
             not_ended(state)?;
-            flow::declare(state, participant, minis, ctx)
+            declare::declare(state, participant, minis, ctx)
         }
         C::ChooseCombatOption { mini, choice, weapon } => {
             not_ended(state)?;
-            combat::choose_option(state, mini, *choice, weapon.as_deref(), ctx)
+            open_combat::choose_option(state, mini, *choice, weapon.as_deref(), ctx)
         }
         C::AttackOfOpportunity { attacker, target, weapon } => {
             not_ended(state)?;
-            combat::attack_of_opportunity(state, attacker, target, weapon.as_deref(), ctx)
+            opportunity::attack_of_opportunity(state, attacker, target, weapon.as_deref(), ctx)
         }
         C::DeclineOpportunity { attacker, target } => {
             not_ended(state)?;
-            combat::decline_opportunity(state, attacker, target, ctx)
+            opportunity::decline_opportunity(state, attacker, target, ctx)
         }
         C::Move { mini, path, run, facing } => {
             let acting = require_acting(state, mini, ctx)?;
