@@ -93,8 +93,8 @@ fn table() -> Table {
 
 fn summons() -> Summons {
     Summons {
-        golem: Some(card("Golem", 1, 6, 15)),
-        familiar: Some(FamiliarSpec { profile: card("Raven", 0, 11, 2), effect: "watches".into() }),
+        golem: Some(Box::new(card("Golem", 1, 6, 15))),
+        familiar: Some(Box::new(FamiliarSpec { profile: card("Raven", 0, 11, 2), effect: "watches".into() })),
     }
 }
 

@@ -499,7 +499,7 @@ fn golem_summons() -> Summons {
     let mut golem = card("Clay golem", 2, 6, 30);
     golem.size = herald_domain::percentile_skirmish::mini::Size::Large;
     let familiar = FamiliarSpec { profile: card("Raven", 0, 12, 3), effect: "sees for its caster".into() };
-    Summons { golem: Some(golem), familiar: Some(familiar) }
+    Summons { golem: Some(Box::new(golem)), familiar: Some(Box::new(familiar)) }
 }
 
 fn summon_golem(x: f64, y: f64) -> SkirmishCommand {

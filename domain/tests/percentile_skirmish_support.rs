@@ -557,13 +557,16 @@ impl Given {
     }
 }
 
+/// A check on the battle after a case's commands and on the last command's events.
+pub type Check = Box<dyn Fn(&Battle, &[SkirmishEvent])>;
+
 /// What must follow a case's commands.
 pub enum Then {
     /// The last command is refused with this code, citing this heading (`herald…` verbatim).
     Refused(&'static str, &'static str),
     /// Every command is accepted and the check holds on the battle and the last command's
     /// events.
-    Holds(Box<dyn Fn(&Battle, &[SkirmishEvent])>),
+    Holds(Check),
 }
 
 /// Run a case: the set-up, the commands, the expectation.

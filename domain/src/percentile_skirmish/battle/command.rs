@@ -48,10 +48,10 @@ pub struct FamiliarSpec {
 pub struct Summons {
     /// The golem's card; the golem spell is refused without it.
     #[serde(default)]
-    pub golem: Option<MiniProfile>,
+    pub golem: Option<Box<MiniProfile>>,
     /// The familiar; the familiar spell is refused without it.
     #[serde(default)]
-    pub familiar: Option<FamiliarSpec>,
+    pub familiar: Option<Box<FamiliarSpec>>,
 }
 
 /// A command to a percentile-skirmish battle. `create_battle` is sent as `POST /v1/battles` and

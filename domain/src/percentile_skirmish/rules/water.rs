@@ -67,7 +67,7 @@ impl WaterSense {
 
 /// Whether `point` is in water that penalises a mini meeting water as `sense` (off any road,
 /// which bridges it): such a mini "can only attack if they do not move for that turn".
-pub fn in_penalising_water<'a>(table: &'a Table, point: Point, sense: WaterSense) -> Option<&'a TerrainFeature> {
+pub fn in_penalising_water(table: &Table, point: Point, sense: WaterSense) -> Option<&TerrainFeature> {
     if table.on_road(point) {
         return None;
     }

@@ -142,7 +142,7 @@ pub(super) fn summon(
     at: Point,
 ) -> Result<MiniSpec, RuleError> {
     let (profile, kind) = match spell {
-        Spell::Golem => (state.summons.golem.clone(), "golem"),
+        Spell::Golem => (state.summons.golem.as_deref().cloned(), "golem"),
         _ => (state.summons.familiar.as_ref().map(|familiar| familiar.profile.clone()), "familiar"),
     };
     let profile = profile.ok_or_else(|| refuse("no_summon_stats", "no stats for the summoned mini", SERVICE_RULES))?;
