@@ -107,3 +107,20 @@ fn no_structured_defaults_which_generators_cannot_read() {
         }
     }
 }
+
+#[test]
+fn no_ruleset_schema_replaces_a_schema_of_the_api_with_another_of_the_same_name() {
+    use utoipa::OpenApi;
+    let api = serde_json::to_value(herald_api::openapi::ApiDoc::openapi()).expect("JSON");
+    let api_schemas = api["components"]["schemas"].as_object().expect("schemas");
+    for ruleset in herald_domain::registry::all() {
+        let schemas = ruleset.schemas();
+        for part in [&schemas.setup, &schemas.command, &schemas.event, &schemas.view] {
+            for (name, schema) in &part.components {
+                if let Some(ours) = api_schemas.get(name) {
+                    assert_eq!(ours, schema, "{name} of {} is another schema than the API's {name}", ruleset.id());
+                }
+            }
+        }
+    }
+}

@@ -13,6 +13,7 @@ pub mod coalition;
 pub mod decider;
 pub mod dice;
 pub mod error;
+pub mod percentile_skirmish;
 pub mod registry;
 pub mod ruleset;
 pub mod svg;

@@ -6,13 +6,18 @@
 
 use crate::{
     coalition::{battle::CoalitionBattle, campaign::CoalitionCampaign},
+    percentile_skirmish::battle::PercentileSkirmish,
     ruleset::{AnyRuleset, Registered, StreamKind},
     warmachine::battle::Warmachine,
 };
 
 /// Every registered ruleset, campaigns first, then battles in the order clients see them listed.
-pub static RULESETS: &[&dyn AnyRuleset] =
-    &[&Registered::<CoalitionCampaign>::NEW, &Registered::<CoalitionBattle>::NEW, &Registered::<Warmachine>::NEW];
+pub static RULESETS: &[&dyn AnyRuleset] = &[
+    &Registered::<CoalitionCampaign>::NEW,
+    &Registered::<CoalitionBattle>::NEW,
+    &Registered::<Warmachine>::NEW,
+    &Registered::<PercentileSkirmish>::NEW,
+];
 
 /// Every registered ruleset.
 pub fn all() -> impl Iterator<Item = &'static dyn AnyRuleset> {

@@ -116,3 +116,27 @@ fn schema_1_warmachine_payloads_are_upcast_marker_and_trigger_pairs_included() {
     );
     assert!(refused.is_err(), "a schema-2 payload with a schema-1 tag is not an event");
 }
+
+#[test]
+fn no_two_rulesets_give_one_schema_name_two_different_schemas() {
+    // The OpenAPI document has one namespace of component names: a `Table` of one ruleset
+    // must not silently replace another's (name a ruleset's types `#[schema(as = …)]`).
+    let mut seen: BTreeMap<String, (&str, Value)> = BTreeMap::new();
+    let mut clashes = BTreeSet::new();
+    for ruleset in registry::all() {
+        let schemas = ruleset.schemas();
+        for part in [&schemas.setup, &schemas.command, &schemas.event, &schemas.view] {
+            for (name, schema) in &part.components {
+                match seen.get(name) {
+                    Some((other, earlier)) if earlier != schema => {
+                        clashes.insert(format!("{name} ({other} and {})", ruleset.id()));
+                    }
+                    _ => {
+                        seen.insert(name.clone(), (ruleset.id(), schema.clone()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(clashes.is_empty(), "schema names meaning different things to different rulesets: {clashes:?}");
+}

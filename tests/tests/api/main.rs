@@ -13,6 +13,7 @@ mod hidden;
 mod killed;
 mod live;
 mod metrics;
+mod percentile_skirmish;
 mod registry;
 mod restart;
 mod smoke;

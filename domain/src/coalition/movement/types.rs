@@ -28,6 +28,7 @@ pub struct ArmyPosition {
 
 /// Where an army stands after the turn's moves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = ArmyPosition)]
 pub struct Position {
     /// The army.
     pub army: String,
