@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{black_box, BenchmarkId, Criterion, Throughput};
 use herald_store::codec::{decode_event, encode_event, position_key, stream_key};
-use herald_store::{AppendRequest, Direction, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SledStore};
+use herald_store::{
+    AppendRequest, Direction, Durability, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SledStore,
+};
 use sled::transaction::{ConflictableTransactionError, Transactional};
 
 const REPLAY_PAGE: usize = 1_000;
@@ -190,6 +192,41 @@ fn bench_concurrency(c: &mut Criterion) {
             record("c_32", start.elapsed(), iters)
         })
     });
+    group.finish();
+}
+
+/// Issue 15.6: what the `fsync` after each group flush costs, against the same store with
+/// sled's flush alone (`Durability::ProcessCrash`), one appender and 32.
+fn bench_durability(c: &mut Criterion) {
+    let streams: Vec<String> = (0..CONCURRENT).map(stream_name).collect();
+    let mut group = c.benchmark_group("f_durability");
+    for (durability, one, many) in
+        [(Durability::PowerLoss, "f_one_fsync", "f_32_fsync"), (Durability::ProcessCrash, "f_one_flush", "f_32_flush")]
+    {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = SledStore::open_with(dir.path(), durability).expect("open store");
+        group.throughput(Throughput::Elements(1));
+        group.bench_function(format!("{durability:?}/1_thread"), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                (0..iters).for_each(|_| append(&store, &streams[0], 1));
+                record(one, start.elapsed(), iters)
+            })
+        });
+        group.throughput(Throughput::Elements(CONCURRENT as u64));
+        group.bench_function(format!("{durability:?}/32_threads"), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                std::thread::scope(|scope| {
+                    for stream in &streams {
+                        let store = &store;
+                        scope.spawn(move || (0..iters).for_each(|_| append(store, stream, 1)));
+                    }
+                });
+                record(many, start.elapsed(), iters)
+            })
+        });
+    }
     group.finish();
 }
 
@@ -376,6 +413,16 @@ fn ratios() {
         "(c) 32 appenders {many:.0} events/s vs 1 appender {one:.0} events/s, ratio {:.2}x (goal >= 5x)",
         many / one
     ));
+    let (one_fsync, one_flush) = (per_sec("f_one_fsync", 1.0), per_sec("f_one_flush", 1.0));
+    let (many_fsync, many_flush) = (per_sec("f_32_fsync", CONCURRENT as f64), per_sec("f_32_flush", CONCURRENT as f64));
+    summary(format!(
+        "(f) fsync after each group flush: 1 appender {one_fsync:.0}/s ({:.1?}) vs flush only {one_flush:.0}/s \
+         ({:.1?}), {:.2}x; 32 appenders {many_fsync:.0} events/s vs {many_flush:.0} events/s, {:.2}x",
+        mean("f_one_fsync"),
+        mean("f_one_flush"),
+        one_fsync / one_flush,
+        many_fsync / many_flush
+    ));
     let sample = replay_sample() as f64;
     let (d_store, d_raw, d_paged) =
         (per_sec("d_store", sample), per_sec("d_raw", sample), per_sec("d_raw_paged", sample));
@@ -400,6 +447,7 @@ fn main() {
         .configure_from_args();
     bench_appends(&mut c);
     bench_concurrency(&mut c);
+    bench_durability(&mut c);
     bench_replay(&mut c);
     c.final_summary();
     ratios();

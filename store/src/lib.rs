@@ -25,7 +25,7 @@ pub mod conformance;
 pub mod sled_store;
 
 pub use error::StoreError;
-pub use sled_store::SledStore;
+pub use sled_store::{Durability, SledStore};
 pub use types::*;
 
 /// A durable, ordered event log.

@@ -10,9 +10,12 @@
 mod flusher;
 mod plan;
 mod reads;
+mod sync;
 mod writer;
 
-use std::path::Path;
+pub use sync::Durability;
+
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -27,6 +30,9 @@ pub struct SledStore {
     trees: Trees,
     shared: Arc<Shared>,
     writer: Option<writer::Handle>,
+    syncs: Arc<AtomicU64>,
+    /// sled's log file, synced after a secret is written (None: [`Durability::ProcessCrash`]).
+    log: Option<PathBuf>,
 }
 
 /// The sled trees of the layout in [`crate::codec`].
@@ -58,14 +64,16 @@ pub(crate) fn backend(e: impl std::fmt::Display) -> StoreError {
 }
 
 impl SledStore {
-    /// Open (or create) a store in `path`.
+    /// Open (or create) a store in `path`, durable against a power loss
+    /// ([`Durability::PowerLoss`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
-        let db = sled::Config::new().path(path).open().map_err(backend)?;
-        Self::from_db(db)
+        Self::open_with(path, Durability::default())
     }
 
-    /// Use an already opened sled database (for a custom [`sled::Config`]).
-    pub fn from_db(db: sled::Db) -> Result<Self, StoreError> {
+    /// Open (or create) a store in `path` with the given durability.
+    pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Self, StoreError> {
+        let path = path.as_ref();
+        let db = sled::Config::new().path(path).open().map_err(backend)?;
         let open = |name: &str| db.open_tree(name).map_err(backend);
         let trees = Trees {
             events: open(codec::EVENTS_TREE)?,
@@ -84,8 +92,17 @@ impl SledStore {
             visible: AtomicU64::new(head.map_or(0, |h| h + 1)),
             head: tokio::sync::watch::channel(head).0,
         });
-        let writer = writer::Handle::spawn(db.clone(), trees.clone(), shared.clone(), head)?;
-        Ok(Self { db, trees, shared, writer: Some(writer) })
+        let syncs = Arc::new(AtomicU64::new(0));
+        let syncer = sync::Syncer::open(path, durability, syncs.clone()).map_err(backend)?;
+        let writer = writer::Handle::spawn(db.clone(), trees.clone(), shared.clone(), head, syncer)?;
+        let log = (durability == Durability::PowerLoss).then(|| path.join("db"));
+        Ok(Self { db, trees, shared, writer: Some(writer), syncs, log })
+    }
+
+    /// How many times the store has synced its files to the disk since it was opened (each
+    /// group flush that wrote something syncs once under [`Durability::PowerLoss`]).
+    pub fn syncs(&self) -> u64 {
+        self.syncs.load(Ordering::Relaxed)
     }
 
     /// The underlying sled database (for tools and tamper tests).
@@ -193,6 +210,9 @@ impl EventStore for SledStore {
     fn put_secret(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
         self.trees.secrets.insert(key.as_bytes(), value).map_err(backend)?;
         self.db.flush().map_err(backend)?;
+        if let Some(log) = &self.log {
+            std::fs::File::open(log).and_then(|file| file.sync_data()).map_err(backend)?;
+        }
         Ok(())
     }
 

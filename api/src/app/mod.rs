@@ -125,6 +125,18 @@ impl From<Refusal> for ApiError {
     }
 }
 
+/// A command other than a creation sent to a stream that does not exist is refused by the
+/// ruleset with its `*.not_found` code; the API answers it as every route answers an unknown id:
+/// 404 `not_found` (issue 15: one answer per situation). Other refusals pass unchanged.
+fn unknown_stream(stream: &str, refusal: Refusal) -> ApiError {
+    match refusal {
+        Refusal::Rule(rule) if rule.code.ends_with(".not_found") => {
+            ApiError::NotFound(format!("{stream} does not exist ({})", rule.message))
+        }
+        other => other.into(),
+    }
+}
+
 /// A request for one ruleset's action sent to a stream of another.
 pub fn wrong_ruleset(stream: &str, held: &dyn AnyRuleset, asked: &dyn AnyRuleset) -> ApiError {
     ApiError::Rule(herald_domain::RuleError::new(
@@ -441,7 +453,10 @@ impl Service {
         let dice = self.tape(ruleset, stream, state.as_ref())?;
         let mut context =
             Context { stream: stream.to_string(), actor: meta.actor.clone(), recorded_at: meta.recorded_at, dice };
-        let events = ruleset.decide(state.as_ref(), command, &mut context)?;
+        let events = ruleset.decide(state.as_ref(), command, &mut context).map_err(|refusal| match version {
+            None => unknown_stream(stream, refusal),
+            Some(_) => refusal.into(),
+        })?;
         if events.is_empty() {
             return Ok(CommandOutcome {
                 stream: stream.into(),

@@ -8,6 +8,7 @@
 
 mod normalize;
 mod registry;
+mod responses;
 
 use utoipa::{
     openapi::security::{Http, HttpAuthScheme, SecurityScheme},

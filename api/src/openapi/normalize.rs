@@ -27,6 +27,7 @@ pub fn for_generators(document: &mut Value) {
     flatten_event_data(document);
     drop_structured_defaults(document);
     binary_bodies(document);
+    super::responses::shared_statuses(document);
 }
 
 /// Every `application/octet-stream` response body is `type: string, format: binary`.

@@ -1,7 +1,8 @@
 //! The flusher thread: makes committed batches durable, publishes the head, answers.
 //!
 //! Batches arrive in commit order. The flusher takes every batch waiting, flushes once for all
-//! of them (sled's flush covers everything committed before it started), then publishes the
+//! of them (sled's flush covers everything committed before it started) and syncs the files
+//! (`super::sync`: an `fsync`, so the batch survives a power loss), then publishes the
 //! durable head to readers and answers each request. Answering in commit order after the flush
 //! is what makes an acknowledgement mean "durable", including for conflicts and replays judged
 //! against earlier, not yet durable, batches.
@@ -12,6 +13,7 @@ use std::sync::Arc;
 use crossbeam_channel::Receiver;
 
 use super::plan::Outcome;
+use super::sync::Syncer;
 use super::writer::Reply;
 use super::Shared;
 use crate::{AppendResult, StoreError};
@@ -31,12 +33,17 @@ pub(crate) struct Flush {
 }
 
 /// Run until the writer closes the queue.
-pub(crate) fn run(db: sled::Db, shared: Arc<Shared>, batches: Receiver<Flush>) {
+pub(crate) fn run(db: sled::Db, mut syncer: Syncer, shared: Arc<Shared>, batches: Receiver<Flush>) {
     while let Ok(first) = batches.recv() {
         let mut group = vec![first];
         group.extend(batches.try_iter());
         let flushed = if group.iter().any(|flush| flush.wrote && flush.committed.is_ok()) {
-            db.flush().map(drop).map_err(|e| StoreError::Backend(format!("flush failed, durability unknown: {e}")))
+            db.flush()
+                .map(drop)
+                .map_err(|e| StoreError::Backend(format!("flush failed, durability unknown: {e}")))
+                .and_then(|()| {
+                    syncer.sync().map_err(|e| StoreError::Backend(format!("fsync failed, durability unknown: {e}")))
+                })
         } else {
             Ok(())
         };

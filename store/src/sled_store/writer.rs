@@ -46,12 +46,13 @@ impl Handle {
         trees: Trees,
         shared: Arc<Shared>,
         head: Option<u64>,
+        syncer: super::sync::Syncer,
     ) -> Result<Self, StoreError> {
         let (queue, jobs) = crossbeam_channel::unbounded();
         let (flushes, flush_jobs) = crossbeam_channel::unbounded();
         let flusher = std::thread::Builder::new()
             .name("herald-store-flusher".into())
-            .spawn(move || flusher::run(db, shared, flush_jobs))
+            .spawn(move || flusher::run(db, syncer, shared, flush_jobs))
             .map_err(backend)?;
         let writer = Writer { trees, flusher: flushes, next: head.map_or(0, |h| h + 1) };
         // If this spawn fails, `writer` is dropped with it, which closes the flusher's queue.

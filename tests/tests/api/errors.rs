@@ -51,9 +51,44 @@ async fn malformed_json_bad_paths_and_unknown_routes_are_problems_not_crashes() 
     assert_problem(&app.request("GET", &format!("{missing}/strategies/a"), None, None).await, 404, "not_found");
     let nothing = app.request("GET", "/v1/streams/battle-nothing/events", None, None).await;
     assert_problem(&nothing, 404, "not_found");
-    let entropy =
-        app.request("POST", &format!("{missing}/entropy"), Some(&cast.judge), Some(json!({"entropy": "x"}))).await;
-    assert!(entropy.status == 404 || entropy.status == 422, "{:#}", entropy.body);
+    app.stop().await;
+}
+
+/// Issue 15: one answer per situation. Every command route answers an id that names nothing
+/// with 404 `not_found`, as the GETs do, whatever the route's ruleset (the ruleset refuses a
+/// command on a stream that does not exist; the service reports it as the unknown id it is).
+/// Every body is of the right shape, so the unknown id is what is refused.
+#[tokio::test]
+async fn every_command_on_an_unknown_battle_or_campaign_is_404_not_found() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let battle = "/v1/battles/01936f3e-8f4d-7a31-8a9b-0c64d1f3a001";
+    let campaign = "/v1/campaigns/01936f3e-8f4d-7a31-8a9b-0c64d1f3a002";
+    let commands = [
+        (format!("{battle}/entropy"), json!({"entropy": "x"})),
+        (format!("{battle}/strategies"), json!({"side": "a", "strategy": STRATEGY_A})),
+        (format!("{battle}/strategy-bonuses"), json!({"side": "a", "bonus": 3})),
+        (format!("{battle}/resolve"), json!({})),
+        (format!("{battle}/casualties"), json!({"side": "a", "losses": [10], "reason": "a count"})),
+        (format!("{battle}/reveal"), json!({})),
+        (format!("{battle}/actions"), json!({"type": "end_turn"})),
+        (
+            format!("{battle}/tactical-result"),
+            json!({"battle": "0193a1f0-0000-7000-8000-000000000001", "sides": {"a": "red", "b": "blue"}, "reason": "r"}),
+        ),
+        (format!("{campaign}/lock"), json!({})),
+        (format!("{campaign}/turns"), json!({"deadline": "2030-12-01T05:00:00Z"})),
+        (format!("{campaign}/adjudicate"), json!({})),
+        (format!("{campaign}/orders"), json!({"text": "hold", "orders": []})),
+        (
+            "/v1/streams/battle-01936f3e-8f4d-7a31-8a9b-0c64d1f3a003/rolls".to_string(),
+            json!({"expression": "1d6", "purpose": "a test"}),
+        ),
+    ];
+    for (path, body) in commands {
+        let reply = app.request("POST", &path, Some(&cast.judge), Some(body)).await;
+        assert_problem(&reply, 404, "not_found");
+    }
     app.stop().await;
 }
 

@@ -1,0 +1,59 @@
+//! The statuses every route shares, documented on every operation that can answer them.
+//!
+//! Each route documents its own successes and rule violations; the answers the HTTP layer gives
+//! the same way everywhere are added here, so that no route can forget one (issue 15: "every
+//! status a route can return is in the spec"): an id or other path parameter that is malformed
+//! (400) or names nothing (404), a query or body that does not parse (400), a missing or unknown
+//! bearer token on a route that needs one (401). A route's own wording is kept where it has one.
+
+use serde_json::{json, Value};
+
+/// Add the shared statuses to every operation of `document`.
+pub fn shared_statuses(document: &mut Value) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else { return };
+    for item in paths.values_mut() {
+        let Some(item) = item.as_object_mut() else { continue };
+        for (method, operation) in item.iter_mut() {
+            if !matches!(method.as_str(), "get" | "post" | "put" | "patch" | "delete") {
+                continue;
+            }
+            for (status, description) in shared_for(operation) {
+                let responses = &mut operation["responses"];
+                if responses.get(status).is_none() {
+                    responses[status] = problem(description);
+                }
+            }
+        }
+    }
+}
+
+/// The shared statuses `operation` can answer, with their descriptions.
+fn shared_for(operation: &Value) -> Vec<(&'static str, &'static str)> {
+    let parameters = operation.get("parameters").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    let in_path = parameters.iter().any(|p| p["in"] == "path");
+    let in_query = parameters.iter().any(|p| p["in"] == "query");
+    let body = operation.get("requestBody").is_some();
+    let token_required = operation
+        .get("security")
+        .and_then(Value::as_array)
+        .is_some_and(|alternatives| !alternatives.is_empty() && alternatives.iter().all(|a| a != &json!({})));
+    let mut statuses = Vec::new();
+    if in_path || in_query || body {
+        statuses.push(("400", "malformed request: a path parameter, query or body that does not parse"));
+    }
+    if token_required {
+        statuses.push(("401", "no bearer token, or one the server does not know"));
+    }
+    if in_path {
+        statuses.push(("404", "nothing with that id"));
+    }
+    statuses
+}
+
+/// A problem+json response.
+fn problem(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    })
+}
