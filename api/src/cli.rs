@@ -53,6 +53,9 @@ pub struct ServeArgs {
     /// Log format.
     #[arg(long, env = "HERALD_LOG_FORMAT", global = true)]
     pub log_format: Option<LogFormat>,
+    /// Live event streams open at once, in all [default: 512].
+    #[arg(long, env = "HERALD_MAX_LIVE_READERS", global = true)]
+    pub max_live_readers: Option<usize>,
 }
 
 impl ServeArgs {
@@ -76,6 +79,9 @@ impl ServeArgs {
         }
         if let Some(format) = self.log_format {
             settings.log_format = format;
+        }
+        if let Some(total) = self.max_live_readers {
+            settings.live_readers.total = total;
         }
         Ok(settings)
     }

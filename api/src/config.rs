@@ -21,6 +21,26 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// Log filter in `RUST_LOG` syntax (`info`).
     pub log_filter: String,
+    /// Limits on open live event streams (`GET /v1/events/live`).
+    pub live_readers: LiveReaderLimits,
+}
+
+/// How many live event streams may be open at once (`[live_readers]` in the config file).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LiveReaderLimits {
+    /// In all (`512`); beyond it a new reader is answered 503 with `Retry-After`.
+    pub total: usize,
+    /// Per bearer token (`8`); beyond it 429 with `Retry-After`.
+    pub per_token: usize,
+    /// For every reader without a token together (`64`); beyond it 429.
+    pub anonymous: usize,
+}
+
+impl Default for LiveReaderLimits {
+    fn default() -> Self {
+        Self { total: 512, per_token: 8, anonymous: 64 }
+    }
 }
 
 /// How log lines are written.
@@ -43,6 +63,7 @@ impl Default for Settings {
             admin_token: None,
             log_format: LogFormat::Pretty,
             log_filter: "info".to_string(),
+            live_readers: LiveReaderLimits::default(),
         }
     }
 }

@@ -8,6 +8,8 @@ pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod limits;
+pub mod live;
 pub mod metrics;
 pub mod openapi;
 pub mod problem;

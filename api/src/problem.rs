@@ -43,6 +43,7 @@ pub const CODES: &[(&str, u16, &str)] = &[
     ("conflict", 409, "Conflict"),
     ("precondition_failed", 412, "Precondition failed"),
     ("rule_violation", 422, "Rule violation"),
+    ("too_many_requests", 429, "Too many requests"),
     ("internal", 500, "Internal error"),
     ("unavailable", 503, "Service unavailable"),
 ];
@@ -78,7 +79,11 @@ pub enum ApiError {
     /// The rules refuse the command (422).
     #[error("{0}")]
     Rule(RuleError),
-    /// The service cannot answer yet (503, with `Retry-After`): catching up after a start.
+    /// This client holds its share of something limited (429, with `Retry-After`).
+    #[error("{0}")]
+    TooManyRequests(String),
+    /// The service cannot answer yet (503, with `Retry-After`): catching up after a start, or
+    /// at a limit of the whole server.
     #[error("{0}")]
     Unavailable(String),
     /// Something broke inside; the cause is logged, not returned (500).
@@ -103,6 +108,7 @@ impl ApiError {
             Self::Conflict(detail) => ("conflict", detail.clone(), None),
             Self::PreconditionFailed(detail) => ("precondition_failed", detail.clone(), None),
             Self::Rule(rule) => ("rule_violation", rule.message.clone(), Some(rule.rule.clone())),
+            Self::TooManyRequests(detail) => ("too_many_requests", detail.clone(), None),
             Self::Unavailable(detail) => ("unavailable", detail.clone(), None),
             Self::Internal(_) => ("internal", "the server failed to handle the request; it is logged".into(), None),
         }
@@ -162,7 +168,7 @@ impl ResponseError for ApiError {
         if matches!(self, Self::Unauthenticated(_)) {
             response.insert_header(("WWW-Authenticate", "Bearer"));
         }
-        if matches!(self, Self::Unavailable(_)) {
+        if matches!(self, Self::Unavailable(_) | Self::TooManyRequests(_)) {
             response.insert_header(("Retry-After", "1"));
         }
         response.json(problem)

@@ -26,6 +26,8 @@ pub struct AppState {
     /// Whether start-up is over: the read models caught up and the follow-ups a crash may have
     /// left undone completed. Until then `/v1` answers 503.
     pub ready: std::sync::atomic::AtomicBool,
+    /// Open live event streams, and their limits.
+    pub live: Arc<crate::live::LiveReaders>,
 }
 
 /// The request id of the current request (client's `X-Request-Id` or a fresh UUIDv7).
@@ -59,6 +61,11 @@ impl Application {
             metrics: Metrics::new()?,
             store,
             ready: std::sync::atomic::AtomicBool::new(false),
+            live: crate::live::LiveReaders::new(
+                settings.live_readers.total,
+                settings.live_readers.per_token,
+                settings.live_readers.anonymous,
+            ),
         });
         catch_up_in_background(state.clone());
         let listener = TcpListener::bind((settings.bind, settings.port))?;

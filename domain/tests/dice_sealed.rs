@@ -118,3 +118,29 @@ fn a_revealed_seed_must_match_the_commitment() {
     assert!(twice.cursor(true).unwrap().revealed.is_some());
     assert!(!twice.cursor(true).unwrap().reveal_due, "a revealed seed is not due again");
 }
+
+/// Issue 15 (limits on what clients write): a participant may not lengthen a stream at will by
+/// contributing entropy again and again before the first roll.
+#[test]
+fn a_participant_contributes_at_most_four_times_and_a_stream_takes_at_most_thirty_two() {
+    use herald_domain::dice::{MAX_CONTRIBUTIONS, MAX_CONTRIBUTIONS_EACH};
+    let alice = Actor::player("token:alice", "alice");
+    let mut dice = dice();
+    for _ in 0..MAX_CONTRIBUTIONS_EACH {
+        let taken = dice.contribute("lucky", true, &context(alice.clone()), "test").unwrap();
+        dice.contributed(&taken);
+    }
+    let refused = dice.contribute("again", true, &context(alice.clone()), "test").unwrap_err();
+    assert_eq!(refused.code, "test.entropy_limit");
+    assert!(refused.message.contains("4 times"), "{}", refused.message);
+    let mut n = 0;
+    while dice.contributions.len() < MAX_CONTRIBUTIONS {
+        let other = Actor::player(format!("token:{n}"), format!("player-{n}"));
+        let taken = dice.contribute("x", true, &context(other), "test").unwrap();
+        dice.contributed(&taken);
+        n += 1;
+    }
+    let full = dice.contribute("one more", true, &context(Actor::player("token:new", "newcomer")), "test").unwrap_err();
+    assert_eq!(full.code, "test.entropy_limit");
+    assert_eq!(dice.contributors.len(), MAX_CONTRIBUTIONS);
+}

@@ -457,6 +457,9 @@ impl Service {
             None => unknown_stream(stream, refusal),
             Some(_) => refusal.into(),
         })?;
+        // The backstop for what no rule of the ruleset limits; checked after the rules decided, so
+        // that a ruleset's own limit (a strategy's length) is refused with its own code.
+        crate::limits::check(command)?;
         if events.is_empty() {
             return Ok(CommandOutcome {
                 stream: stream.into(),

@@ -238,10 +238,50 @@ pub async fn verify_stream(
     super::battles::verify_response(&req, actor, path.into_inner()).await
 }
 
+/// Events a live reader reads from the store at a time.
+const LIVE_PAGE: usize = 64;
+
+/// The most a live reader's next message holds, beyond its first event: a reader that does not
+/// read (an idle client, a slow link) holds at most this much of the server's memory, plus one
+/// event, because the next chunk is only made when the client has taken this one.
+const LIVE_CHUNK_BYTES: usize = 64 * 1024;
+
+/// The next message of a live reader from `batch` (not empty): as many events as fit in
+/// [`LIVE_CHUNK_BYTES`] (at least one), and the position to continue from.
+fn live_chunk(
+    state: &crate::startup::AppState,
+    viewer: &Viewer,
+    filter: &EventFilter,
+    batch: &[RecordedEvent],
+) -> (web::Bytes, u64) {
+    let mut redactor = Redactor { catalog: state.service.catalog(), viewer: viewer.clone(), streams: HashMap::new() };
+    let mut text = String::new();
+    let mut next = batch.first().map_or(0, |event| event.position);
+    for event in batch {
+        next = event.position + 1;
+        if filter.matches(event) {
+            let view = redactor.view(event);
+            let data = serde_json::to_string(&view).unwrap_or_else(|_| "{}".into());
+            text.push_str(&format!("id: {}\nevent: {}\ndata: {data}\n\n", view.position, view.event_type));
+        }
+        if text.len() >= LIVE_CHUNK_BYTES {
+            break;
+        }
+    }
+    if text.is_empty() {
+        text.push_str(": filtered\n\n");
+    }
+    (web::Bytes::from(text), next)
+}
+
 /// Live events as Server-Sent Events: catches up from `from` (or `Last-Event-ID` + 1), then
 /// follows. Each message has `id` = position, `event` = type, `data` = the event as JSON.
 #[utoipa::path(get, path = "/v1/events/live", tag = "events", params(EventQuery),
-    responses((status = 200, description = "an endless `text/event-stream`", content_type = "text/event-stream", body = String)))]
+    responses(
+        (status = 200, description = "an endless `text/event-stream`", content_type = "text/event-stream", body = String),
+        (status = 429, description = "this token (or anonymous readers together) has its limit of live streams open; `Retry-After`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "the server has its limit of live streams open, or is catching up; `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    ))]
 #[get("/events/live")]
 pub async fn live_events(
     req: HttpRequest,
@@ -257,33 +297,34 @@ pub async fn live_events(
     let from = query.from.or(resume).unwrap_or(0);
     let filter = query.filter();
     let state = state(&req)?;
+    let client = actor.as_ref().map_or(crate::live::ANONYMOUS.to_string(), |actor| actor.id.clone());
+    // Held by the response stream: dropped (its place returned) when the client goes away.
+    let permit = state.live.admit(&client)?;
     let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
     let head = state.store.watch_head();
     let stream = futures_util::stream::unfold(
-        (state, viewer, filter, from, head),
-        |(state, viewer, filter, from, mut head)| async move {
+        (state, viewer, filter, from, head, permit, LIVE_PAGE),
+        |(state, viewer, filter, from, mut head, permit, page)| async move {
             loop {
-                let reader = state.clone();
-                let batch = web::block(move || reader.store.read_all(from, 256)).await;
-                let batch = match batch {
-                    Ok(Ok(batch)) => batch,
+                // Read and render off the async workers: a chunk of large events takes a while.
+                let (reader, reader_viewer, reader_filter) = (state.clone(), viewer.clone(), filter.clone());
+                let chunk = web::block(move || {
+                    let batch = reader.store.read_all(from, page)?;
+                    Ok::<_, herald_store::StoreError>(
+                        (!batch.is_empty()).then(|| live_chunk(&reader, &reader_viewer, &reader_filter, &batch)),
+                    )
+                })
+                .await;
+                let chunk = match chunk {
+                    Ok(Ok(chunk)) => chunk,
                     _ => return None,
                 };
-                if let Some(last) = batch.last() {
-                    let next = last.position + 1;
-                    let mut redactor =
-                        Redactor { catalog: state.service.catalog(), viewer: viewer.clone(), streams: HashMap::new() };
-                    let mut text = String::new();
-                    for event in batch.iter().filter(|event| filter.matches(event)) {
-                        let view = redactor.view(event);
-                        let data = serde_json::to_string(&view).unwrap_or_else(|_| "{}".into());
-                        text.push_str(&format!("id: {}\nevent: {}\ndata: {data}\n\n", view.position, view.event_type));
-                    }
-                    if text.is_empty() {
-                        text.push_str(": filtered\n\n");
-                    }
-                    let bytes = web::Bytes::from(text);
-                    return Some((Ok::<_, actix_web::Error>(bytes), (state, viewer, filter, next, head)));
+                if let Some((bytes, next)) = chunk {
+                    // Read next time about as many events as this chunk took (at least one, and
+                    // twice as many to grow back): large events are not read only to be dropped.
+                    let taken = usize::try_from(next - from).unwrap_or(LIVE_PAGE);
+                    let page = (taken * 2).clamp(1, LIVE_PAGE);
+                    return Some((Ok::<_, actix_web::Error>(bytes), (state, viewer, filter, next, head, permit, page)));
                 }
                 // Caught up: wait for the head to move, with a keep-alive comment every 15 s.
                 match tokio::time::timeout(Duration::from_secs(15), head.changed()).await {
@@ -291,7 +332,7 @@ pub async fn live_events(
                     Ok(Err(_)) => return None,
                     Err(_) => {
                         let keepalive = web::Bytes::from_static(b": keep-alive\n\n");
-                        return Some((Ok(keepalive), (state, viewer, filter, from, head)));
+                        return Some((Ok(keepalive), (state, viewer, filter, from, head, permit, page)));
                     }
                 }
             }

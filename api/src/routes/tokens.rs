@@ -14,7 +14,7 @@ use crate::{
 };
 
 /// A token to issue.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"role": "player", "player": "alice", "label": "Sai Rei's controller"}))]
 #[serde(deny_unknown_fields)]
 pub struct CreateTokenRequest {
@@ -44,6 +44,7 @@ pub struct IssuedToken {
         (status = 400, description = "malformed request (a player token needs a player name)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "a label or player name over its length (`request.text_too_long`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[post("/tokens")]
@@ -54,6 +55,7 @@ pub async fn create_token(
 ) -> Result<HttpResponse, ApiError> {
     require_admin(&actor)?;
     let body = body.into_inner();
+    crate::limits::check(&serde_json::to_value(&body).map_err(ApiError::internal)?)?;
     match (&body.role, body.player.as_deref()) {
         (Role::System, _) => return Err(ApiError::Malformed("the system role cannot be issued".into())),
         (Role::Player, None | Some("")) => {

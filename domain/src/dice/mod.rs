@@ -9,5 +9,7 @@ pub mod tape;
 
 pub use expr::{DiceExpr, DieSource, ExprError, RollOptions, RollOutcome, RolledDie};
 pub use judge::{Halving, JudgeRoll, JudgeRolled};
-pub use sealed::{EntropyContributed, SealedDice, SeedRevealed};
+pub use sealed::{
+    check_contribution_caps, EntropyContributed, SealedDice, SeedRevealed, MAX_CONTRIBUTIONS, MAX_CONTRIBUTIONS_EACH,
+};
 pub use tape::{die_from_word, DiceTape, Draw};

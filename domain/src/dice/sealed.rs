@@ -20,6 +20,33 @@ pub const DICE_RULES: &str = "herald: docs/DICE.md";
 /// The longest entropy contribution, in characters.
 pub const MAX_ENTROPY_CHARS: usize = 1024;
 
+/// The most entropy contributions one stream takes. Each is a participant's guarantee that the
+/// server could not choose the dice alone, so one from each is all that matters; the caps keep a
+/// participant from lengthening the stream at will (issue 15, limits on what clients write).
+pub const MAX_CONTRIBUTIONS: usize = 32;
+
+/// The most entropy contributions one participant (or judge) makes to one stream.
+pub const MAX_CONTRIBUTIONS_EACH: usize = 4;
+
+/// Refuse a contribution beyond the caps: `total` made to the stream so far, `mine` by this actor.
+pub fn check_contribution_caps(total: usize, mine: usize, code_prefix: &str) -> Result<(), RuleError> {
+    if mine >= MAX_CONTRIBUTIONS_EACH {
+        return Err(RuleError::new(
+            format!("{code_prefix}.entropy_limit"),
+            format!("you have contributed entropy {mine} times to this stream, the most one participant may"),
+            DICE_RULES,
+        ));
+    }
+    if total >= MAX_CONTRIBUTIONS {
+        return Err(RuleError::new(
+            format!("{code_prefix}.entropy_limit"),
+            format!("this stream has {total} entropy contributions, the most it takes"),
+            DICE_RULES,
+        ));
+    }
+    Ok(())
+}
+
 /// Entropy a participant mixed into the dice before the first roll.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct EntropyContributed {
@@ -45,6 +72,9 @@ pub struct SealedDice {
     pub seed_commitment: Option<String>,
     /// Entropy contributed by participants, in order.
     pub contributions: Vec<String>,
+    /// Who contributed each of `contributions`, in the same order.
+    #[serde(default)]
+    pub contributors: Vec<String>,
     /// Index of the tape's next output word.
     pub next_word: u64,
     /// The server seed, once revealed.
@@ -98,6 +128,8 @@ impl SealedDice {
                 DICE_RULES,
             ));
         }
+        let mine = self.contributors.iter().filter(|by| **by == ctx.actor.id).count();
+        check_contribution_caps(self.contributions.len(), mine, code_prefix)?;
         if entropy.is_empty() || entropy.chars().count() > MAX_ENTROPY_CHARS {
             return Err(RuleError::new(
                 format!("{code_prefix}.entropy_size"),
@@ -150,6 +182,7 @@ impl SealedDice {
     /// Apply a contribution.
     pub fn contributed(&mut self, event: &EntropyContributed) {
         self.contributions.push(event.entropy.clone());
+        self.contributors.push(event.by.clone());
     }
 
     /// Apply a reveal.

@@ -371,3 +371,24 @@ async fn no_request_body_makes_any_post_endpoint_fail_with_a_server_error() {
     assert_eq!(ready.status, 200, "the server is still healthy: {:#}", ready.body);
     app.stop().await;
 }
+
+/// Issue 15 (limits on everything a client writes): a 900,000-character army name or token
+/// label is refused with a message naming the field and its limit, and nothing is written.
+#[tokio::test]
+async fn an_overlong_name_or_label_is_refused_naming_the_field_and_the_limit() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let mut battle = sample_battle(&in_a_day(), None);
+    battle["armies"]["a"]["name"] = json!("n".repeat(900_000));
+    let refused = app.request("POST", "/v1/battles", Some(&cast.judge), Some(battle)).await;
+    assert_rule(&refused, 422, "request.text_too_long", "herald: docs/API.md \"Limits\"");
+    let detail = refused.body["detail"].as_str().unwrap_or_default();
+    assert!(detail.starts_with("armies.a.name is 900000 characters; it may be at most 256"), "{detail}");
+    let listed = app.request("GET", "/v1/battles", None, None).await;
+    assert_eq!(listed.body.as_array().map(Vec::len), Some(0), "nothing was written: {:#}", listed.body);
+
+    let label = json!({"role": "observer", "label": "l".repeat(300)});
+    let refused = app.request("POST", "/v1/tokens", Some(ADMIN_TOKEN), Some(label)).await;
+    assert_rule(&refused, 422, "request.text_too_long", "herald: docs/API.md \"Limits\"");
+    app.stop().await;
+}
