@@ -8,11 +8,16 @@ use crate::{
     coalition::{battle::CoalitionBattle, campaign::CoalitionCampaign},
     ruleset::{AnyRuleset, Registered, StreamKind},
     warmachine::battle::Warmachine,
+    zone_rpg::ZoneRpg,
 };
 
 /// Every registered ruleset, campaigns first, then battles in the order clients see them listed.
-pub static RULESETS: &[&dyn AnyRuleset] =
-    &[&Registered::<CoalitionCampaign>::NEW, &Registered::<CoalitionBattle>::NEW, &Registered::<Warmachine>::NEW];
+pub static RULESETS: &[&dyn AnyRuleset] = &[
+    &Registered::<CoalitionCampaign>::NEW,
+    &Registered::<CoalitionBattle>::NEW,
+    &Registered::<Warmachine>::NEW,
+    &Registered::<ZoneRpg>::NEW,
+];
 
 /// Every registered ruleset.
 pub fn all() -> impl Iterator<Item = &'static dyn AnyRuleset> {
