@@ -74,8 +74,8 @@ fn your_go(d: &Decision, faction: &str) -> Result<(), RuleError> {
 /// riders (seed 001 "Mounts and vehicles in combat").
 pub fn take_turn(d: &mut Decision, id: &str) -> Result<(), RuleError> {
     let taker = character(&d.state, id)?.clone();
-    your_go(d, taker.faction())?;
     require_controller(&d.state, &taker, d.ctx)?;
+    your_go(d, taker.faction())?;
     if taker.turn != TurnUse::Available {
         return Err(refuse(
             "turn_already_taken",
@@ -130,7 +130,9 @@ pub fn end_turn(d: &mut Decision) -> Result<(), RuleError> {
         return Err(super::forbid("not_your_character", "only the GM or a player taking this turn may end it"));
     }
     let characters = turn.members.iter().map(|m| m.character.clone()).collect();
-    let reserved = turn.members.iter().filter(|m| m.active && !m.acted).map(|m| m.character.clone()).collect();
+    let together = turn.members.len() > 1;
+    let reserved =
+        turn.members.iter().filter(|m| together && m.active && !m.acted).map(|m| m.character.clone()).collect();
     d.emit(ZoneRpgEvent::TurnEnded { faction: turn.faction, characters, reserved });
     Ok(())
 }

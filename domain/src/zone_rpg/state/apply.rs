@@ -592,10 +592,13 @@ impl ZoneRpgState {
     fn turn_ended(&mut self, event: &ZoneRpgEvent) {
         let ZoneRpgEvent::TurnEnded { faction, .. } = event else { return };
         if let Some(turn) = self.turn.take() {
+            // Only a mount's riders (or the mount) can keep a turn they did nothing with to
+            // react (seed 001 "Mounts and vehicles in combat"); a character alone has spent it.
+            let together = turn.members.len() > 1;
             for member in turn.members.iter().filter(|m| m.active) {
                 if let Some(character) = self.character_mut(&member.character) {
                     if character.turn == TurnUse::InTurn {
-                        character.turn = if member.acted { TurnUse::Used } else { TurnUse::Reserved };
+                        character.turn = if member.acted || !together { TurnUse::Used } else { TurnUse::Reserved };
                     }
                 }
             }
