@@ -524,6 +524,11 @@ impl ZoneRpgState {
         };
         self.dice.advance(*next_word);
         self.spend_reaction(character);
+        if let (ReactionChoice::Counter { weapon: Some(name), .. }, Some(counterer)) = (reaction, self.character_mut(character)) {
+            if let Some(used) = counterer.weapons.iter_mut().find(|w| w.weapon.name == *name && !w.destroyed) {
+                used.used = true;
+            }
+        }
         let Some(pending) = &mut self.pending_attack else { return };
         pending.reacted.push(character.clone());
         match (reaction, new_target, replaces) {
