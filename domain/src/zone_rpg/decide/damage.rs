@@ -38,6 +38,8 @@ pub struct Damage {
     pub armour: u32,
     /// Whether cover added to the armour value.
     pub cover: bool,
+    /// What the dice are for when not a weapon (`shove`); named in the draws' purposes.
+    pub label: Option<String>,
 }
 
 /// Dice and halvings for an attacker of size `from` hitting a target of size `at`: a larger
@@ -92,7 +94,12 @@ impl Decision<'_> {
         let impaired_reading = self.state.options.impaired;
         let die = if damage.impaired && impaired_reading == ImpairedDamage::D4 { Die::D4 } else { damage.die };
         let twice = damage.impaired && impaired_reading == ImpairedDamage::LowerOfTwo;
-        let source = damage.weapon.as_ref().map_or_else(|| "unarmed".to_string(), |w| format!("{}'s {w}", damage.by));
+        let source = match (&damage.weapon, &damage.label, self.state.character(&damage.by)) {
+            (Some(weapon), _, _) => format!("{}'s {weapon}", damage.by),
+            (None, Some(label), _) => format!("{}'s {label}", damage.by),
+            (None, None, Some(_)) => format!("{}'s unarmed attack", damage.by),
+            (None, None, None) => damage.by.clone(),
+        };
         let mut draws = Vec::new();
         let mut faces = Vec::new();
         for index in 1..=damage.dice {

@@ -301,6 +301,7 @@ fn fall(d: &mut Decision, id: &str) -> Result<(), RuleError> {
         direct: true,
         armour: 0,
         cover: false,
+        label: None,
     };
     let roll = d.roll_damage(&damage)?;
     d.hit(&roll, None, true);

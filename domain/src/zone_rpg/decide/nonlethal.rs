@@ -174,6 +174,7 @@ fn shove(d: &mut Decision, attacker: &CharacterState, target: &CharacterState, t
             direct: true,
             armour: 0,
             cover: false,
+            label: Some("shove".into()),
         };
         let roll = d.roll_damage(&damage)?;
         d.hit(&roll, None, true);

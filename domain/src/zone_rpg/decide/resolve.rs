@@ -114,6 +114,7 @@ fn damage_against(d: &Decision, by: &CharacterState, target: &CharacterState, we
         direct: false,
         armour: target.armour_value(cover),
         cover,
+        label: None,
     }
 }
 
@@ -136,6 +137,7 @@ fn attack_rolls(d: &mut Decision, pending: &PendingAttack, attacker: &CharacterS
             direct: false,
             armour: 0,
             cover: false,
+            label: None,
         };
         let roll = d.roll_damage(&shared)?;
         for target in struck {
