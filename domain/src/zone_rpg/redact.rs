@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::state::{character::CharacterState, ZoneRpgState};
-use crate::viewer::{hide, Viewer};
+use crate::viewer::{hide, Viewer, HIDDEN};
 
 /// The factions `viewer` plays: those whose controller it is or one of whose characters it
 /// controls.
@@ -50,8 +50,12 @@ pub fn redact_event(event: &mut Value, current: &ZoneRpgState, viewer: &Viewer) 
     let made_concealed = event.get("concealed").and_then(Value::as_bool).unwrap_or(false);
     let id = event.get("character").and_then(Value::as_str).unwrap_or_default().to_string();
     if made_concealed && hidden_from(current, &id, viewer) {
-        for field in ["zone", "path", "at_border", "behind", "half_zones", "with"] {
+        for field in ["zone", "at_border", "behind"] {
             hide(event, &[field]);
+        }
+        // A path stays a list of zone names, so typed clients still read it.
+        if let Some(path) = event.get_mut("path") {
+            *path = Value::Array(vec![Value::String(HIDDEN.into())]);
         }
     }
 }

@@ -18,3 +18,4 @@ mod smoke;
 mod tamper;
 mod time_travel;
 mod warmachine;
+mod zone_rpg;
