@@ -222,12 +222,15 @@ fn a_skill_can_grant_more_reactions_a_round_per_seed_001_reacting_to_an_attack()
 
 #[test]
 fn hiding_behind_a_nearby_willing_ally_makes_it_the_target_and_it_may_react_per_seed_001_reacting_to_an_attack() {
+    let mut sybilla = pc("Sybilla", "bob", "road");
+    sybilla.behind = Some("cart".into());
     let setup = table(vec![
-        pc("Sybilla", "bob", "road"),
+        sybilla,
         pc("Theobald", "carol", "road").health(20),
         npc("bandit", "road").armed(weapon("axe", 6)),
         npc("bandit 2", "road"),
-    ]);
+    ])
+    .zones(vec![with_feature(zone("road"), "cart", herald_domain::zone_rpg::map::Protection::Cover)], vec![]);
     let mut fight = given(&setup, 0);
     fight.start_round(BANDITS);
     fight.gm(take_turn("bandit"));
@@ -241,6 +244,8 @@ fn hiding_behind_a_nearby_willing_ally_makes_it_the_target_and_it_may_react_per_
     let events = fight.by(player("bob"), react("Sybilla", ReactionChoice::HideBehind { character: "Theobald".into() }));
     let E::Reacted { new_target, .. } = &events[0] else { unreachable!() };
     assert!(new_target.as_ref().unwrap().can_react, "Theobald has not taken his turn yet");
+    // They swap positions: Theobald now stands behind the cart, Sybilla in the open.
+    assert_eq!((fight.character("Theobald").behind.as_deref(), fight.character("Sybilla").behind.as_deref()), (Some("cart"), None));
     fight.by(player("carol"), dodge("Theobald"));
     assert!(fight.state.pending_attack.is_none());
     assert_eq!(fight.character("Sybilla").health, 10);

@@ -529,6 +529,10 @@ impl ZoneRpgState {
                 used.used = true;
             }
         }
+        if let (ReactionChoice::HideBehind { character: shield }, Some(_)) = (reaction, new_target) {
+            // "swapping position with the original target": where each stands in the zone.
+            self.swap_places(character, shield);
+        }
         let Some(pending) = &mut self.pending_attack else { return };
         pending.reacted.push(character.clone());
         match (reaction, new_target, replaces) {
@@ -551,6 +555,17 @@ impl ZoneRpgState {
                     entry.save = save.clone();
                     entry.counter_hits = *counter_hits;
                 }
+            }
+        }
+    }
+
+    fn swap_places(&mut self, one: &str, other: &str) {
+        let place = |state: &Self, id: &str| state.character(id).map(|c| (c.at_border.clone(), c.behind.clone()));
+        let (Some(first), Some(second)) = (place(self, one), place(self, other)) else { return };
+        for (id, (at_border, behind)) in [(one, second), (other, first)] {
+            if let Some(character) = self.character_mut(id) {
+                character.at_border = at_border;
+                character.behind = behind;
             }
         }
     }
