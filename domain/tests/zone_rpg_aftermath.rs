@@ -45,7 +45,9 @@ fn round_with_losses(setup: &Table, dead: &[&str], n: u64) -> (Fight, Vec<E>) {
 #[test]
 fn a_group_reduced_to_half_its_numbers_makes_a_group_wit_save_at_the_end_of_the_round_per_seed_001_morale() {
     let (fight, events) = round_with_losses(&gang(), &["bandit 1", "bandit 2"], 0);
-    let E::MoraleChecked { group, reason, saves, broken, steady, .. } = find(&events, "zone-rpg.MoraleChecked") else { unreachable!() };
+    let E::MoraleChecked { group, reason, saves, broken, steady, .. } = find(&events, "zone-rpg.MoraleChecked") else {
+        unreachable!()
+    };
     assert_eq!((group.as_deref(), *reason), (Some("gang"), MoraleReason::GroupHalved));
     let tested: Vec<&str> = saves.iter().map(|s| s.character.as_str()).collect();
     assert_eq!(tested, ["bandit 3", "bandit 4"]);
@@ -114,7 +116,9 @@ fn the_gm_may_keep_morale_for_the_gms_characters_per_herald_reading_of_seed_001_
 }
 
 fn broken_bandit() -> Fight {
-    let n = find_seed(|n| round_with_losses(&gang(), &["bandit 1", "bandit 2"], n).0.character("bandit 3").morale == Morale::Broken);
+    let n = find_seed(|n| {
+        round_with_losses(&gang(), &["bandit 1", "bandit 2"], n).0.character("bandit 3").morale == Morale::Broken
+    });
     round_with_losses(&gang(), &["bandit 1", "bandit 2"], n).0
 }
 
@@ -142,7 +146,10 @@ fn a_broken_character_may_surrender_at_once_out_of_turn_per_herald_reading_of_se
 
 #[test]
 fn surrendering_spends_the_turn_and_throws_the_weapons_away_per_seed_001_surrendering() {
-    let setup = table(vec![pc("Balthasar", "alice", "road").armed(weapon("sword", 6)), npc("bandit", "road").armed(weapon("axe", 6)).shield()]);
+    let setup = table(vec![
+        pc("Balthasar", "alice", "road").armed(weapon("sword", 6)),
+        npc("bandit", "road").armed(weapon("axe", 6)).shield(),
+    ]);
     let mut fight = given(&setup, 0);
     fight.start_round(BANDITS);
     fight.gm(take_turn("bandit"));
@@ -150,13 +157,18 @@ fn surrendering_spends_the_turn_and_throws_the_weapons_away_per_seed_001_surrend
     let E::Surrendered { dropped, as_turn, .. } = &events[0] else { unreachable!() };
     assert_eq!((dropped.as_slice(), *as_turn), (&["axe".to_string(), "shield".to_string()][..], true));
     assert!(fight.character("bandit").surrendered);
-    fight.refused(perform("bandit", herald_domain::zone_rpg::command::Action::Say {}), "zone-rpg.turn_over", "Taking a turn");
+    fight.refused(
+        perform("bandit", herald_domain::zone_rpg::command::Action::Say {}),
+        "zone-rpg.turn_over",
+        "Taking a turn",
+    );
     assert_eq!(fight.state.items.len(), 2);
 }
 
 #[test]
 fn a_surrendering_character_harmed_by_the_enemy_fights_on_per_seed_001_surrendering() {
-    let setup = table(vec![pc("Balthasar", "alice", "road").armed(weapon("sword", 6)), npc("bandit", "road").health(30)]);
+    let setup =
+        table(vec![pc("Balthasar", "alice", "road").armed(weapon("sword", 6)), npc("bandit", "road").health(30)]);
     let mut fight = given(&setup, 0);
     fight.start_round(BANDITS);
     fight.gm(take_turn("bandit"));
@@ -175,7 +187,11 @@ fn chase(edge: Option<ChaseEdge>, n: u64) -> Fight {
         npc("bandit 2", "road").speed(2),
     ]);
     let mut fight = given(&setup, n);
-    fight.gm(C::ResolveChase { fleeing: vec!["bandit 1".into(), "bandit 2".into()], pursuers: vec!["Balthasar".into()], edge });
+    fight.gm(C::ResolveChase {
+        fleeing: vec!["bandit 1".into(), "bandit 2".into()],
+        pursuers: vec!["Balthasar".into()],
+        edge,
+    });
     fight
 }
 
@@ -202,7 +218,8 @@ fn speed_decides_a_chase_without_a_save_per_seed_001_chases() {
     // Faster fleeing characters escape without the GM saying so.
     let setup = table(vec![pc("Balthasar", "alice", "road").speed(2), npc("rider", "road").speed(6)]);
     let mut fight = given(&setup, 0);
-    let events = fight.gm(C::ResolveChase { fleeing: vec!["rider".into()], pursuers: vec!["Balthasar".into()], edge: None });
+    let events =
+        fight.gm(C::ResolveChase { fleeing: vec!["rider".into()], pursuers: vec!["Balthasar".into()], edge: None });
     assert!(matches!(&events[0], E::ChaseResolved { edge: ChaseEdge::Fleeing, .. }));
 }
 
@@ -241,17 +258,23 @@ fn wear(fight: &Fight) -> Vec<(String, String, Wear)> {
 fn after_a_fight_every_weapon_and_armour_used_gets_a_durability_roll_per_seed_001_combat_gear_degradation() {
     let fight = used_gear(0, false);
     let rolled: Vec<(String, String)> = wear(&fight).into_iter().map(|(c, i, _)| (c, i)).collect();
-    let expected = [("Balthasar", "sword"), ("Balthasar", "armour"), ("bandit", "axe")].map(|(c, i)| (c.to_string(), i.to_string()));
+    let expected = [("Balthasar", "sword"), ("Balthasar", "armour"), ("bandit", "axe")]
+        .map(|(c, i)| (c.to_string(), i.to_string()));
     assert_eq!(rolled, expected, "the unused spare gets none");
     assert!(fight.state.ended());
 }
 
 #[test]
-fn a_failed_durability_roll_damages_an_item_and_destroys_a_damaged_one_per_herald_reading_of_seed_001_combat_gear_degradation() {
-    let n = find_seed(|n| wear(&used_gear(n, false)).iter().any(|(c, i, w)| c == "Balthasar" && i == "sword" && *w == Wear::Damaged));
+fn a_failed_durability_roll_damages_an_item_and_destroys_a_damaged_one_per_herald_reading_of_seed_001_combat_gear_degradation(
+) {
+    let n = find_seed(|n| {
+        wear(&used_gear(n, false)).iter().any(|(c, i, w)| c == "Balthasar" && i == "sword" && *w == Wear::Damaged)
+    });
     let fight = used_gear(n, false);
     assert!(fight.character("Balthasar").weapon("sword").unwrap().weapon.damaged);
-    let n = find_seed(|n| wear(&used_gear(n, true)).iter().any(|(c, i, w)| c == "Balthasar" && i == "sword" && *w == Wear::Destroyed));
+    let n = find_seed(|n| {
+        wear(&used_gear(n, true)).iter().any(|(c, i, w)| c == "Balthasar" && i == "sword" && *w == Wear::Destroyed)
+    });
     let fight = used_gear(n, true);
     assert!(fight.character("Balthasar").weapon("sword").is_none());
 }

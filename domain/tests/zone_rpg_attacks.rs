@@ -107,7 +107,10 @@ fn a_bow_shot_at_5_zones_beyond_half_range_8_needs_a_wit_save_and_a_5_passes_per
     let fight = bandit_shoots(&bowshot(), n);
     let (save, hit) = declared(&fight.events);
     let save = save.as_ref().expect("a WIT save to hit");
-    assert_eq!((save.ability, save.value, save.roll.as_ref().map(|r| r.value), save.passed), (Ability::Wit, 10, Some(5), true));
+    assert_eq!(
+        (save.ability, save.value, save.roll.as_ref().map(|r| r.value), save.passed),
+        (Ability::Wit, 10, Some(5), true)
+    );
     assert!(hit);
     // Therefore Balthasar takes d6 damage.
     let rolled = faces(&fight.events, "damage d6 of bandit's bow");
@@ -125,11 +128,9 @@ fn within_half_range_a_ranged_attack_hits_without_a_save_per_seed_001_attacking(
 
 #[test]
 fn theobalds_sword_in_complete_darkness_needs_a_wit_save_and_a_20_misses_per_seed_001_attacking() {
-    let setup = table(vec![
-        pc("Theobald", "carol", "cellar").armed(weapon("sword", 6)),
-        npc("bandit", "cellar").health(8),
-    ])
-    .zones(vec![dark("cellar")], vec![]);
+    let setup =
+        table(vec![pc("Theobald", "carol", "cellar").armed(weapon("sword", 6)), npc("bandit", "cellar").health(8)])
+            .zones(vec![dark("cellar")], vec![]);
     let strike = |n| {
         let mut fight = given(&setup, n);
         turn_of(&mut fight, PARTY, "Theobald");
@@ -209,13 +210,18 @@ fn a_ranged_attack_while_moving_needs_a_save_and_cannot_reach_beyond_half_range_
     let mut fight = given(&setup, 0);
     turn_of(&mut fight, PARTY, "Sybilla");
     fight.gm(walk("Sybilla", &["b"]));
-    fight.refused(attack("Sybilla", Some("musket"), "bandit 2"), "zone-rpg.beyond_half_range_while_moving", "Attacking");
+    fight.refused(
+        attack("Sybilla", Some("musket"), "bandit 2"),
+        "zone-rpg.beyond_half_range_while_moving",
+        "Attacking",
+    );
     let events = fight.gm(attack("Sybilla", Some("musket"), "bandit 1"));
     assert!(declared(&events).0.is_some(), "moving: a WIT save");
 }
 
 fn strike_with(weapon_name: Option<&str>, impaired: bool, n: u64) -> Fight {
-    let setup = table(vec![pc("Balthasar", "alice", "road").armed(weapon("sword", 6)), npc("bandit", "road").health(20)]);
+    let setup =
+        table(vec![pc("Balthasar", "alice", "road").armed(weapon("sword", 6)), npc("bandit", "road").health(20)]);
     let mut fight = given(&setup, n);
     turn_of(&mut fight, PARTY, "Balthasar");
     let mut command = attack("Balthasar", weapon_name, "bandit");
@@ -250,7 +256,10 @@ fn holding_back_an_attack_inflicts_impaired_damage_per_seed_001_attacking() {
 
 #[test]
 fn health_zero_kills_per_herald_reading_of_seed_001_attacking() {
-    let setup = table(vec![pc("Balthasar", "alice", "road").armed(weapon("greatsword", 12)), npc("bandit", "road").health(1).max_health(8)]);
+    let setup = table(vec![
+        pc("Balthasar", "alice", "road").armed(weapon("greatsword", 12)),
+        npc("bandit", "road").health(1).max_health(8),
+    ]);
     let mut fight = given(&setup, 0);
     turn_of(&mut fight, PARTY, "Balthasar");
     fight.gm(attack("Balthasar", Some("greatsword"), "bandit"));
@@ -300,7 +309,8 @@ fn an_attack_powerful_enough_penetrates_cover_per_seed_001_cover() {
 fn barriers_completely_block_attacks_per_seed_001_cover() {
     let (zones, mut borders) = chain(&["a", "b"]);
     borders[0].protection = Protection::Barrier;
-    let setup = table(vec![pc("Sybilla", "bob", "a").armed(ranged("musket", 8, 4)), npc("bandit", "b")]).zones(zones, borders);
+    let setup =
+        table(vec![pc("Sybilla", "bob", "a").armed(ranged("musket", 8, 4)), npc("bandit", "b")]).zones(zones, borders);
     let mut fight = given(&setup, 0);
     turn_of(&mut fight, PARTY, "Sybilla");
     fight.refused(attack("Sybilla", Some("musket"), "bandit"), "zone-rpg.blocked_by_barrier", "Cover");
@@ -312,7 +322,8 @@ fn a_character_behind_a_barrier_can_peek_to_attack_and_is_countered_through_cove
     zones[1] = with_feature(zone("b"), "wall", Protection::Barrier);
     let mut archer = npc("archer", "b").armed(ranged("bow", 6, 4)).health(20);
     archer.behind = Some("wall".into());
-    let setup = table(vec![pc("Sybilla", "bob", "a").armed(ranged("musket", 8, 4)).health(20), archer]).zones(zones, borders);
+    let setup =
+        table(vec![pc("Sybilla", "bob", "a").armed(ranged("musket", 8, 4)).health(20), archer]).zones(zones, borders);
     // Nobody can shoot the archer behind the wall.
     let mut fight = given(&setup, 0);
     turn_of(&mut fight, PARTY, "Sybilla");
@@ -352,7 +363,9 @@ fn a_melee_blast_hits_everyone_in_the_attackers_zone_but_the_attacker_and_cannot
     let mut fight = given(&setup, 0);
     turn_of(&mut fight, PARTY, "Theobald");
     let events = fight.gm(blast("Theobald", "whirling flail", "cellar"));
-    let E::AttackDeclared { targets, wit_save, hit, .. } = find(&events, "zone-rpg.AttackDeclared") else { unreachable!() };
+    let E::AttackDeclared { targets, wit_save, hit, .. } = find(&events, "zone-rpg.AttackDeclared") else {
+        unreachable!()
+    };
     let hit_ids: Vec<&str> = targets.iter().map(|t| t.character.as_str()).collect();
     assert_eq!(hit_ids, ["Sybilla", "bandit 1", "bandit 2"], "allies too, never the attacker");
     assert!(wit_save.is_none() && *hit, "no save even in darkness");
@@ -363,13 +376,9 @@ fn a_ranged_blast_hits_a_zone_and_its_borders_and_the_thrower_in_its_own_zone_pe
     let (zones, borders) = chain(&["a", "b", "c"]);
     let mut on_the_border = npc("bandit 3", "c");
     on_the_border.at_border = Some("b".into());
-    let setup = table(vec![
-        pc("Sybilla", "bob", "a").armed(bomb()),
-        npc("bandit 1", "b"),
-        npc("bandit 2", "c"),
-        on_the_border,
-    ])
-    .zones(zones, borders);
+    let setup =
+        table(vec![pc("Sybilla", "bob", "a").armed(bomb()), npc("bandit 1", "b"), npc("bandit 2", "c"), on_the_border])
+            .zones(zones, borders);
     let mut fight = given(&setup, 0);
     turn_of(&mut fight, PARTY, "Sybilla");
     let events = fight.gm(blast("Sybilla", "fire bomb", "b"));
@@ -387,7 +396,8 @@ fn a_ranged_blast_hits_a_zone_and_its_borders_and_the_thrower_in_its_own_zone_pe
 #[test]
 fn a_missed_ranged_blast_deviates_to_a_neighbouring_zone_picked_by_a_die_per_seed_001_blast_attacks() {
     let zones = vec![zone("yard"), zone("target"), zone("north"), zone("south"), zone("east")];
-    let borders = vec![border("yard", "target"), border("target", "north"), border("target", "south"), border("target", "east")];
+    let borders =
+        vec![border("yard", "target"), border("target", "north"), border("target", "south"), border("target", "east")];
     let setup = table(vec![
         pc("Sybilla", "bob", "yard").armed(bomb()).saves(1, 10, 10).speed(4),
         npc("bandit n", "north"),
@@ -401,7 +411,9 @@ fn a_missed_ranged_blast_deviates_to_a_neighbouring_zone_picked_by_a_die_per_see
     fight.gm(walk("Sybilla", &["target"]));
     fight.gm(walk("Sybilla", &["yard"]));
     let events = fight.gm(blast("Sybilla", "fire bomb", "target"));
-    let E::AttackDeclared { deviation, zone, targets, hit, .. } = find(&events, "zone-rpg.AttackDeclared") else { unreachable!() };
+    let E::AttackDeclared { deviation, zone, targets, hit, .. } = find(&events, "zone-rpg.AttackDeclared") else {
+        unreachable!()
+    };
     let deviation = deviation.as_ref().expect("a missed blast deviates");
     assert_eq!(deviation.neighbours, ["yard", "north", "south", "east"]);
     let roll = deviation.roll.as_ref().expect("a die picks the zone");
@@ -449,7 +461,8 @@ fn an_attack_on_several_targets_is_countered_by_one_of_them_only_per_seed_001_re
 
 #[test]
 fn a_blast_weapon_targets_a_zone_and_only_a_blast_does_per_seed_001_blast_attacks() {
-    let setup = table(vec![pc("Sybilla", "bob", "road").armed(bomb()).armed(weapon("dagger", 4)), npc("bandit", "road")]);
+    let setup =
+        table(vec![pc("Sybilla", "bob", "road").armed(bomb()).armed(weapon("dagger", 4)), npc("bandit", "road")]);
     let mut fight = given(&setup, 0);
     turn_of(&mut fight, PARTY, "Sybilla");
     fight.refused(attack("Sybilla", Some("fire bomb"), "bandit"), "zone-rpg.blast_needs_zone", "Blast attacks");

@@ -7,10 +7,7 @@
 mod support;
 
 use herald_domain::zone_rpg::{
-    character::Size,
-    command::Action,
-    state::character::TurnUse,
-    ZoneRpgCommand as C, ZoneRpgEvent as E,
+    character::Size, command::Action, state::character::TurnUse, ZoneRpgCommand as C, ZoneRpgEvent as E,
 };
 use support::*;
 
@@ -21,7 +18,8 @@ fn horse_and_rider() -> Table {
     horse.carries = 1;
     let mut knight = pc("knight", "alice", "a").armed(weapon("lance", 8));
     knight.riding = Some("horse".into());
-    table(vec![horse, knight, pc("squire", "bob", "a"), npc("bandit", "b").health(30).armed(weapon("axe", 6))]).zones(zones, borders)
+    table(vec![horse, knight, pc("squire", "bob", "a"), npc("bandit", "b").health(30).armed(weapon("axe", 6))])
+        .zones(zones, borders)
 }
 
 fn ride(fight: &mut Fight, path: &[&str]) -> Vec<E> {

@@ -70,11 +70,15 @@ fn a_refused_stunt_resolves_the_attack_as_normal_with_reactions_per_seed_001_att
 
 #[test]
 fn the_gms_own_stunts_need_no_approval_and_only_the_target_answers_per_seed_001_attack_stunts() {
-    let setup = table(vec![pc("Balthasar", "alice", "road").armed(weapon("sword", 6)), npc("bandit", "road").armed(weapon("axe", 6))]);
+    let setup = table(vec![
+        pc("Balthasar", "alice", "road").armed(weapon("sword", 6)),
+        npc("bandit", "road").armed(weapon("axe", 6)),
+    ]);
     let mut fight = given(&setup, 0);
     fight.start_round(BANDITS);
     fight.gm(take_turn("bandit"));
-    let proposal = StuntProposal { effect: "forced to surrender".into(), incapacitate: false, surrender: true, disarm: None };
+    let proposal =
+        StuntProposal { effect: "forced to surrender".into(), incapacitate: false, surrender: true, disarm: None };
     fight.gm(stunt("bandit", "axe", "Balthasar", proposal));
     let refused = fight.when(player("bob"), C::AnswerStunt { accept: true }).unwrap_err();
     assert!(refused.forbidden);
@@ -128,7 +132,8 @@ fn grab_holds(n: u64) -> bool {
 }
 
 #[test]
-fn the_bandits_counter_scratches_theobald_for_1_then_fails_its_str_save_and_is_grabbed_per_seed_001_non_lethal_attacks() {
+fn the_bandits_counter_scratches_theobald_for_1_then_fails_its_str_save_and_is_grabbed_per_seed_001_non_lethal_attacks()
+{
     let n = find_seed(grab_holds);
     let fight = grab_attempt(n);
     // The counter is resolved first: a 1, just a scratch.
@@ -139,7 +144,9 @@ fn the_bandits_counter_scratches_theobald_for_1_then_fails_its_str_save_and_is_g
     let hit = order.iter().position(|t| t == "zone-rpg.CharacterHit").unwrap();
     let save = order.iter().position(|t| t == "zone-rpg.NonLethalResolved").unwrap();
     assert!(hit < save, "the non-lethal attack is resolved last");
-    let E::NonLethalResolved { save, succeeded, .. } = find(&fight.events, "zone-rpg.NonLethalResolved") else { unreachable!() };
+    let E::NonLethalResolved { save, succeeded, .. } = find(&fight.events, "zone-rpg.NonLethalResolved") else {
+        unreachable!()
+    };
     assert!(!save.passed && *succeeded);
     assert_eq!(fight.character("bandit").grabbed_by.as_deref(), Some("Theobald"));
 }
@@ -215,7 +222,9 @@ fn an_ally_spends_a_main_action_to_free_a_grabbed_character_with_a_str_save_per_
         has(&fight.events, "zone-rpg.BreakFreeAttempted") && fight.character("bandit").grabbed_by.is_none()
     });
     let fight = grab(n);
-    let E::BreakFreeAttempted { helper, save, freed, .. } = find(&fight.events, "zone-rpg.BreakFreeAttempted") else { unreachable!() };
+    let E::BreakFreeAttempted { helper, save, freed, .. } = find(&fight.events, "zone-rpg.BreakFreeAttempted") else {
+        unreachable!()
+    };
     assert_eq!((helper.as_deref(), save.character.as_str(), *freed), (Some("bandit 2"), "bandit 2", true));
 }
 
@@ -285,7 +294,14 @@ fn a_non_lethal_counter_to_a_non_lethal_attack_is_resolved_last_per_seed_001_non
     fight.start_round(PARTY);
     fight.gm(take_turn("Theobald"));
     fight.gm(non_lethal("Theobald", "bandit", Manoeuvre::Disarm { weapon: "axe".into(), take: false }));
-    fight.gm(react("bandit", ReactionChoice::Counter { weapon: None, impaired: false, manoeuvre: Some(Manoeuvre::Disarm { weapon: "dagger".into(), take: false }) }));
+    fight.gm(react(
+        "bandit",
+        ReactionChoice::Counter {
+            weapon: None,
+            impaired: false,
+            manoeuvre: Some(Manoeuvre::Disarm { weapon: "dagger".into(), take: false }),
+        },
+    ));
     let resolved: Vec<(String, String)> = fight
         .events
         .iter()
@@ -306,7 +322,11 @@ fn grabbing_needs_a_free_hand_per_seed_001_non_lethal_attacks() {
     let mut fight = given(&setup, 0);
     fight.start_round(PARTY);
     fight.gm(take_turn("Theobald"));
-    fight.refused(non_lethal("Theobald", "bandit", Manoeuvre::Grapple {}), "zone-rpg.no_free_hand", "Non-lethal attacks");
+    fight.refused(
+        non_lethal("Theobald", "bandit", Manoeuvre::Grapple {}),
+        "zone-rpg.no_free_hand",
+        "Non-lethal attacks",
+    );
 }
 
 #[test]
@@ -330,6 +350,10 @@ fn a_grabbing_character_attacking_with_a_two_handed_weapon_lets_go_per_seed_001_
     fight.start_round(PARTY);
     fight.gm(take_turn("Theobald"));
     // One hand holds the bandit: the greataxe cannot be taken in hand.
-    fight.refused(perform("Theobald", herald_domain::zone_rpg::command::Action::Equip { item: "greataxe".into() }), "zone-rpg.no_free_hand", "Taking a turn");
+    fight.refused(
+        perform("Theobald", herald_domain::zone_rpg::command::Action::Equip { item: "greataxe".into() }),
+        "zone-rpg.no_free_hand",
+        "Taking a turn",
+    );
     assert_eq!(fight.character("Theobald").turn, TurnUse::InTurn);
 }

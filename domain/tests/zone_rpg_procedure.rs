@@ -132,7 +132,8 @@ fn unclear_initiative_is_assigned_by_a_recorded_die_per_seed_001_combat_procedur
 
 #[test]
 fn a_faction_with_no_character_able_to_act_must_pass_per_seed_001_combat_procedure() {
-    let mut fight = given(&table(vec![pc("Sybilla", "bob", "road"), npc("bandit 1", "road"), npc("bandit 2", "road")]), 0);
+    let mut fight =
+        given(&table(vec![pc("Sybilla", "bob", "road"), npc("bandit 1", "road"), npc("bandit 2", "road")]), 0);
     fight.start_round(PARTY);
     turn(&mut fight, player("bob"), "Sybilla");
     // Play goes to the GM, who takes a turn; the party has nobody left and passes at once.

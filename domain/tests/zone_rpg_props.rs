@@ -119,8 +119,13 @@ fn actor(fight: &Fight, ids: &[String], index: usize) -> String {
 /// Mostly an enemy of `of`, sometimes anyone.
 fn foe(fight: &Fight, ids: &[String], of: &str, index: usize) -> String {
     let faction = fight.state.character(of).map(|c| c.faction().to_string()).unwrap_or_default();
-    let enemies: Vec<String> =
-        fight.state.characters.iter().filter(|c| c.faction() != faction && c.present()).map(|c| c.id().to_string()).collect();
+    let enemies: Vec<String> = fight
+        .state
+        .characters
+        .iter()
+        .filter(|c| c.faction() != faction && c.present())
+        .map(|c| c.id().to_string())
+        .collect();
     if enemies.is_empty() || index % 4 == 0 {
         pick(ids, index)
     } else {
@@ -133,7 +138,8 @@ fn command(fight: &Fight, op: &Op) -> Option<C> {
     let ids = ids(fight);
     let zones: Vec<String> = fight.state.map.zones.iter().map(|z| z.name.clone()).collect();
     let weapons = |id: &str| -> Vec<Option<String>> {
-        let mut list: Vec<Option<String>> = fight.character(id).weapons.iter().map(|w| Some(w.weapon.name.clone())).collect();
+        let mut list: Vec<Option<String>> =
+            fight.character(id).weapons.iter().map(|w| Some(w.weapon.name.clone())).collect();
         list.push(None);
         list
     };
@@ -193,7 +199,9 @@ fn command(fight: &Fight, op: &Op) -> Option<C> {
                 2 => Action::Unequip { item },
                 3 => Action::Equip { item },
                 4 => Action::PutDown { item },
-                _ => Action::PickUp { item: fight.state.items.first().map(|i| i.item.name().to_string()).unwrap_or_default() },
+                _ => Action::PickUp {
+                    item: fight.state.items.first().map(|i| i.item.name().to_string()).unwrap_or_default(),
+                },
             };
             perform(&id, action)
         }
@@ -207,7 +215,11 @@ fn command(fight: &Fight, op: &Op) -> Option<C> {
                 C::Dismount { character: pick(&ids, *c) }
             }
         }
-        Op::Chase(f, p) => C::ResolveChase { fleeing: vec![pick(&ids, *f)], pursuers: vec![pick(&ids, *p)], edge: (*f % 2 == 0).then_some(ChaseEdge::Even) },
+        Op::Chase(f, p) => C::ResolveChase {
+            fleeing: vec![pick(&ids, *f)],
+            pursuers: vec![pick(&ids, *p)],
+            edge: (*f % 2 == 0).then_some(ChaseEdge::Even),
+        },
         Op::Stunt(approve) => match fight.state.pending_attack.as_ref().map(|p| p.stage) {
             Some(AttackStage::StuntApproval) => C::ApproveStunt { approved: *approve },
             _ => C::AnswerStunt { accept: *approve },
@@ -329,8 +341,13 @@ fn random_play_reaches_the_rules_that_matter() {
         let fight = play(&ops, 1);
         kinds.extend(types(&fight.events));
     }
-    for wanted in ["zone-rpg.AttackResolved", "zone-rpg.Reacted", "zone-rpg.RoundEnded", "zone-rpg.MoveInterrupted", "zone-rpg.CharacterHit"] {
+    for wanted in [
+        "zone-rpg.AttackResolved",
+        "zone-rpg.Reacted",
+        "zone-rpg.RoundEnded",
+        "zone-rpg.MoveInterrupted",
+        "zone-rpg.CharacterHit",
+    ] {
         assert!(kinds.contains(wanted), "random play never produced {wanted}: {kinds:?}");
     }
 }
-

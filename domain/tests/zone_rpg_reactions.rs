@@ -7,10 +7,7 @@
 mod support;
 
 use herald_domain::zone_rpg::{
-    command::ReactionChoice,
-    outcome::Exchange,
-    state::character::TurnUse,
-    ZoneRpgCommand as C, ZoneRpgEvent as E,
+    command::ReactionChoice, outcome::Exchange, state::character::TurnUse, ZoneRpgCommand as C, ZoneRpgEvent as E,
 };
 use support::*;
 
@@ -46,7 +43,9 @@ fn the_bandit_dodges_sybillas_musket_rolling_2_under_his_agi_8_per_seed_001_reac
     let E::Reacted { save, .. } = find(&fight.events, "zone-rpg.Reacted") else { unreachable!() };
     let save = save.as_ref().unwrap();
     assert_eq!((save.value, save.roll.as_ref().unwrap().value, save.passed), (8, 2, true));
-    let E::AttackResolved { dodged, rolls, .. } = find(&fight.events, "zone-rpg.AttackResolved") else { unreachable!() };
+    let E::AttackResolved { dodged, rolls, .. } = find(&fight.events, "zone-rpg.AttackResolved") else {
+        unreachable!()
+    };
     assert_eq!(dodged, &["bandit"]);
     assert!(rolls.is_empty(), "the attack misses: no damage rolled");
     assert_eq!(fight.character("bandit").health, 8);
@@ -75,7 +74,8 @@ fn theobalds_4_hits_the_leader_first_since_his_armour_2_cuts_the_leaders_5_to_3_
     let setup = theobald_and_the_leader();
     let n = find_seed(|n| {
         let events = theobald_strikes(&setup, n).events;
-        faces(&events, "damage d6 of Theobald's spear") == [4] && faces(&events, "damage d8 of bandit leader's battleaxe") == [5]
+        faces(&events, "damage d6 of Theobald's spear") == [4]
+            && faces(&events, "damage d8 of bandit leader's battleaxe") == [5]
     });
     let fight = theobald_strikes(&setup, n);
     assert_eq!(fight.character("Theobald").armour_value(false), 2, "a shield and light armour");
@@ -98,7 +98,8 @@ fn a_counter_that_inflicts_more_hits_first_and_can_stop_the_attack_per_seed_001_
     ]);
     let n = find_seed(|n| {
         let events = theobald_strikes(&setup, n).events;
-        faces(&events, "damage d6 of Theobald's spear") == [2] && faces(&events, "damage d8 of bandit leader's battleaxe") == [6]
+        faces(&events, "damage d6 of Theobald's spear") == [2]
+            && faces(&events, "damage d8 of bandit leader's battleaxe") == [6]
     });
     let fight = theobald_strikes(&setup, n);
     assert_eq!(resolved(&fight.events), (Some(Exchange::CounterFirst), false, Some(true)));
@@ -245,7 +246,10 @@ fn hiding_behind_a_nearby_willing_ally_makes_it_the_target_and_it_may_react_per_
     let E::Reacted { new_target, .. } = &events[0] else { unreachable!() };
     assert!(new_target.as_ref().unwrap().can_react, "Theobald has not taken his turn yet");
     // They swap positions: Theobald now stands behind the cart, Sybilla in the open.
-    assert_eq!((fight.character("Theobald").behind.as_deref(), fight.character("Sybilla").behind.as_deref()), (Some("cart"), None));
+    assert_eq!(
+        (fight.character("Theobald").behind.as_deref(), fight.character("Sybilla").behind.as_deref()),
+        (Some("cart"), None)
+    );
     fight.by(player("carol"), dodge("Theobald"));
     assert!(fight.state.pending_attack.is_none());
     assert_eq!(fight.character("Sybilla").health, 10);
@@ -274,7 +278,8 @@ fn hiding_behind_a_grabbed_enemy_puts_it_in_the_way_per_seed_001_reacting_to_an_
     fight.gm(end_turn());
     fight.gm(take_turn("bandit"));
     fight.gm(attack("bandit", Some("axe"), "Theobald"));
-    let events = fight.by(player("carol"), react("Theobald", ReactionChoice::HideBehind { character: "captive".into() }));
+    let events =
+        fight.by(player("carol"), react("Theobald", ReactionChoice::HideBehind { character: "captive".into() }));
     let E::Reacted { new_target, .. } = &events[0] else { unreachable!() };
     assert!(!new_target.as_ref().unwrap().can_react, "a grabbed character cannot react");
     assert!(fight.state.pending_attack.is_none(), "resolved at once");
@@ -314,12 +319,15 @@ fn a_getaway() -> Table {
 }
 
 #[test]
-fn moving_away_from_a_nearby_enemy_is_interrupted_for_its_opportunity_attack_then_resumes_per_seed_001_opportunity_attacks() {
+fn moving_away_from_a_nearby_enemy_is_interrupted_for_its_opportunity_attack_then_resumes_per_seed_001_opportunity_attacks(
+) {
     let mut fight = given(&a_getaway(), 0);
     fight.start_round(PARTY);
     fight.by(player("bob"), take_turn("Sybilla"));
     let events = fight.by(player("bob"), walk("Sybilla", &["b", "c"]));
-    assert!(matches!(&events[0], E::MoveInterrupted { zone, threatened_by, .. } if zone == "a" && threatened_by == &["bandit"]));
+    assert!(
+        matches!(&events[0], E::MoveInterrupted { zone, threatened_by, .. } if zone == "a" && threatened_by == &["bandit"])
+    );
     assert_eq!(fight.character("Sybilla").zone, "a");
     // Nothing else happens until the bandit decides.
     fight.refused_by(player("bob"), end_turn(), "zone-rpg.opportunity_pending", "Opportunity attacks");

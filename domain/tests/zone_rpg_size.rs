@@ -52,7 +52,8 @@ fn dice_against(rolls: &[DamageRoll]) -> Vec<(String, usize)> {
 }
 
 #[test]
-fn the_wyrms_bite_is_2d8_against_a_medium_character_and_4d8_against_a_small_one_per_seed_001_effects_of_size_in_combat() {
+fn the_wyrms_bite_is_2d8_against_a_medium_character_and_4d8_against_a_small_one_per_seed_001_effects_of_size_in_combat()
+{
     let setup = lair(vec![wyrm("lair"), hero("knight", Size::Medium), hero("halfling", Size::Small)]);
     let rolls = wyrm_attacks(&setup, attack("wyrm", Some("bite"), "knight"));
     assert_eq!((rolls[0].die.as_str(), rolls[0].faces.len()), ("d8", 2));
@@ -61,7 +62,8 @@ fn the_wyrms_bite_is_2d8_against_a_medium_character_and_4d8_against_a_small_one_
 }
 
 #[test]
-fn the_wyrm_distributes_its_bite_among_smaller_targets_as_the_seed_counts_them_per_seed_001_effects_of_size_in_combat() {
+fn the_wyrm_distributes_its_bite_among_smaller_targets_as_the_seed_counts_them_per_seed_001_effects_of_size_in_combat()
+{
     let setup = lair(vec![
         wyrm("lair"),
         hero("knight", Size::Medium),
@@ -83,13 +85,30 @@ fn the_wyrm_distributes_its_bite_among_smaller_targets_as_the_seed_counts_them_p
 
 #[test]
 fn the_wyrm_cannot_distribute_more_dice_than_it_has_per_seed_001_effects_of_size_in_combat() {
-    let setup = lair(vec![wyrm("lair"), hero("knight", Size::Medium), hero("squire", Size::Medium), hero("troll", Size::Large)]);
+    let setup = lair(vec![
+        wyrm("lair"),
+        hero("knight", Size::Medium),
+        hero("squire", Size::Medium),
+        hero("troll", Size::Large),
+    ]);
     let mut fight = given(&setup, 0);
     fight.start_round(BANDITS);
     fight.gm(take_turn("wyrm"));
-    fight.refused(split("wyrm", "bite", &[("knight", 2), ("squire", 1)]), "zone-rpg.split_dice", "Effects of size in combat");
-    fight.refused(split("wyrm", "bite", &[("knight", 1), ("troll", 1)]), "zone-rpg.split_targets", "Effects of size in combat");
-    fight.refused(split("wyrm", "fire breath", &[("knight", 1), ("squire", 1)]), "zone-rpg.split_melee_only", "Effects of size in combat");
+    fight.refused(
+        split("wyrm", "bite", &[("knight", 2), ("squire", 1)]),
+        "zone-rpg.split_dice",
+        "Effects of size in combat",
+    );
+    fight.refused(
+        split("wyrm", "bite", &[("knight", 1), ("troll", 1)]),
+        "zone-rpg.split_targets",
+        "Effects of size in combat",
+    );
+    fight.refused(
+        split("wyrm", "fire breath", &[("knight", 1), ("squire", 1)]),
+        "zone-rpg.split_melee_only",
+        "Effects of size in combat",
+    );
 }
 
 #[test]
@@ -108,10 +127,7 @@ fn the_wyrms_fire_breath_always_inflicts_d6_whatever_the_targets_size_per_seed_0
 fn human_strikes(n: u64, weapon_name: &str) -> Fight {
     let mut bomb = weapon("fire bomb", 6);
     (bomb.range, bomb.blast) = (2, true);
-    let setup = lair(vec![
-        wyrm("lair"),
-        pc("human", "alice", "lair").armed(weapon("sword", 6)).armed(bomb),
-    ]);
+    let setup = lair(vec![wyrm("lair"), pc("human", "alice", "lair").armed(weapon("sword", 6)).armed(bomb)]);
     let mut fight = given(&setup, n);
     fight.start_round(PARTY);
     fight.gm(take_turn("human"));
@@ -171,7 +187,10 @@ fn a_human_bow_of_range_8_reaches_16_against_the_wyrm_per_seed_001_effects_of_si
 fn range_is_halved_against_a_smaller_target_per_seed_001_effects_of_size_in_combat() {
     assert!(shoot(&long_field(Size::Small, 4)).is_ok());
     let refused = shoot(&long_field(Size::Small, 5)).unwrap_err();
-    assert_eq!((refused.code.as_str(), refused.rule.contains("Effects of size in combat")), ("zone-rpg.out_of_range", true));
+    assert_eq!(
+        (refused.code.as_str(), refused.rule.contains("Effects of size in combat")),
+        ("zone-rpg.out_of_range", true)
+    );
 }
 
 #[test]
@@ -209,18 +228,29 @@ fn larger_characters_cannot_be_disarmed_shoved_or_grabbed_by_smaller_ones_per_se
     let mut fight = given(&giant_and_halfling(), 0);
     fight.start_round(PARTY);
     fight.gm(take_turn("halfling"));
-    fight.refused(non_lethal("halfling", "wyrm", Manoeuvre::Grapple {}), "zone-rpg.too_small", "Effects of size in combat");
-    fight.refused(non_lethal("halfling", "wyrm", Manoeuvre::Shove { to: None, hazard: None }), "zone-rpg.too_small", "Effects of size in combat");
+    fight.refused(
+        non_lethal("halfling", "wyrm", Manoeuvre::Grapple {}),
+        "zone-rpg.too_small",
+        "Effects of size in combat",
+    );
+    fight.refused(
+        non_lethal("halfling", "wyrm", Manoeuvre::Shove { to: None, hazard: None }),
+        "zone-rpg.too_small",
+        "Effects of size in combat",
+    );
 }
 
 #[test]
-fn a_smaller_target_gets_no_str_save_against_a_larger_grab_and_cannot_break_free_per_seed_001_effects_of_size_in_combat() {
+fn a_smaller_target_gets_no_str_save_against_a_larger_grab_and_cannot_break_free_per_seed_001_effects_of_size_in_combat(
+) {
     let mut fight = given(&giant_and_halfling(), 0);
     fight.start_round(BANDITS);
     fight.gm(take_turn("wyrm"));
     fight.gm(non_lethal("wyrm", "halfling", Manoeuvre::Grapple {}));
     fight.gm(decline("halfling"));
-    let E::NonLethalResolved { save, succeeded, .. } = find(&fight.events, "zone-rpg.NonLethalResolved") else { unreachable!() };
+    let E::NonLethalResolved { save, succeeded, .. } = find(&fight.events, "zone-rpg.NonLethalResolved") else {
+        unreachable!()
+    };
     assert!(save.roll.is_none() && !save.passed && *succeeded);
     assert_eq!(fight.character("halfling").grabbed_by.as_deref(), Some("wyrm"));
     // A larger grabber needs one hand and can do anything while keeping hold.
@@ -239,7 +269,11 @@ fn a_larger_shove_inflicts_d4_direct_damage_and_reaches_farther_per_seed_001_eff
     fight.start_round(BANDITS);
     fight.gm(take_turn("wyrm"));
     // Large against small: two sizes, 2 zones; large against medium: 1 zone.
-    fight.refused(non_lethal("wyrm", "knight", Manoeuvre::Shove { to: Some("chasm".into()), hazard: None }), "zone-rpg.shove_too_far", "Effects of size in combat");
+    fight.refused(
+        non_lethal("wyrm", "knight", Manoeuvre::Shove { to: Some("chasm".into()), hazard: None }),
+        "zone-rpg.shove_too_far",
+        "Effects of size in combat",
+    );
     fight.gm(non_lethal("wyrm", "halfling", Manoeuvre::Shove { to: Some("chasm".into()), hazard: None }));
     fight.gm(decline("halfling"));
     assert_eq!(fight.character("halfling").zone, "chasm");

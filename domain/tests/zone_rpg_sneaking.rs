@@ -9,7 +9,10 @@ mod support;
 use herald_domain::{
     ruleset::Ruleset,
     viewer::Viewer,
-    zone_rpg::{command::{Action, Condition}, ZoneRpg, ZoneRpgCommand as C, ZoneRpgEvent as E},
+    zone_rpg::{
+        command::{Action, Condition},
+        ZoneRpg, ZoneRpgCommand as C, ZoneRpgEvent as E,
+    },
     Role,
 };
 use support::*;
@@ -63,7 +66,14 @@ fn enemies_attacked_by_a_concealed_character_are_surprised_and_cannot_react_per_
     fight.start_round(BANDITS);
     fight.gm(take_turn("cutthroat"));
     // Sneaking keeps it concealed.
-    let sneak = C::Move { character: "cutthroat".into(), path: vec!["road".into()], sprint: false, sneak: true, at_border: None, behind: None };
+    let sneak = C::Move {
+        character: "cutthroat".into(),
+        path: vec!["road".into()],
+        sprint: false,
+        sneak: true,
+        at_border: None,
+        behind: None,
+    };
     fight.gm(sneak);
     assert!(fight.character("cutthroat").concealed);
     let events = fight.gm(attack("cutthroat", Some("knife"), "Sybilla"));
@@ -98,7 +108,12 @@ fn players_cannot_target_a_concealed_enemy_they_have_not_found_per_seed_001_snea
     fight.gm(end_turn());
     fight.start_round(PARTY);
     fight.by(player("alice"), take_turn("Balthasar"));
-    fight.refused_by(player("alice"), attack("Balthasar", Some("sword"), "cutthroat"), "zone-rpg.target_concealed", "Sneaking in combat");
+    fight.refused_by(
+        player("alice"),
+        attack("Balthasar", Some("sword"), "cutthroat"),
+        "zone-rpg.target_concealed",
+        "Sneaking in combat",
+    );
 }
 
 #[test]
@@ -128,7 +143,14 @@ fn concealed_positions_are_hidden_in_events_until_revealed_per_seed_001_sneaking
     let mut fight = given(&ambush(), 0);
     fight.start_round(BANDITS);
     fight.gm(take_turn("cutthroat"));
-    let sneak = C::Move { character: "cutthroat".into(), path: vec!["road".into()], sprint: false, sneak: true, at_border: None, behind: None };
+    let sneak = C::Move {
+        character: "cutthroat".into(),
+        path: vec!["road".into()],
+        sprint: false,
+        sneak: true,
+        at_border: None,
+        behind: None,
+    };
     fight.gm(sneak);
     let redacted = |fight: &Fight, index: usize, viewer: &Viewer| {
         let mut json = serde_json::to_value(&fight.events[index]).unwrap();
@@ -152,9 +174,24 @@ fn concealed_positions_are_hidden_in_events_until_revealed_per_seed_001_sneaking
 #[test]
 fn the_gm_can_conceal_a_character_that_got_out_of_sight_per_seed_001_sneaking_in_combat() {
     let mut fight = given(&ambush(), 0);
-    fight.gm(C::SetCondition { character: "Sybilla".into(), condition: Condition::Concealed, active: true, reason: "slipped into the smoke".into() });
+    fight.gm(C::SetCondition {
+        character: "Sybilla".into(),
+        condition: Condition::Concealed,
+        active: true,
+        reason: "slipped into the smoke".into(),
+    });
     assert_eq!(view_zone(&fight, "Sybilla", &reader(None)), None);
     assert_eq!(view_zone(&fight, "Sybilla", &reader(Some("alice"))).as_deref(), Some("road"), "her own side knows");
-    let refused = fight.when(player("bob"), C::SetCondition { character: "Sybilla".into(), condition: Condition::Concealed, active: false, reason: "x".into() }).unwrap_err();
+    let refused = fight
+        .when(
+            player("bob"),
+            C::SetCondition {
+                character: "Sybilla".into(),
+                condition: Condition::Concealed,
+                active: false,
+                reason: "x".into(),
+            },
+        )
+        .unwrap_err();
     assert!(refused.forbidden);
 }

@@ -52,7 +52,11 @@ pub fn with_feature(mut zone: ZoneSpec, name: &str, protection: Protection) -> Z
 
 /// `zone` with a hazard.
 pub fn with_hazard(mut zone: ZoneSpec, name: &str, damage: Option<&str>, kills: bool) -> ZoneSpec {
-    zone.hazards.push(HazardSpec { name: name.into(), damage: damage.map(|d| d.parse().expect("a dice expression")), kills });
+    zone.hazards.push(HazardSpec {
+        name: name.into(),
+        damage: damage.map(|d| d.parse().expect("a dice expression")),
+        kills,
+    });
     zone
 }
 
@@ -334,7 +338,8 @@ impl Fight {
     /// `command` by `actor`, which must be accepted.
     pub fn by(&mut self, actor: Actor, command: C) -> Vec<ZoneRpgEvent> {
         let shown = format!("{command:?}");
-        self.when(actor, command).unwrap_or_else(|e| panic!("{shown} was refused: {} [{}] ({})", e.message, e.code, e.rule))
+        self.when(actor, command)
+            .unwrap_or_else(|e| panic!("{shown} was refused: {} [{}] ({})", e.message, e.code, e.rule))
     }
 
     /// `command` by the GM, which must be accepted.
@@ -351,7 +356,8 @@ impl Fight {
             Ok(events) => panic!("{shown} should be refused with {code}, produced {:?}", types(&events)),
             Err(error) => {
                 assert_eq!(error.code, code, "{shown}: {} ({})", error.message, error.rule);
-                let cited = if heading.starts_with("herald") { heading.to_string() } else { format!("seed 001 \"{heading}\"") };
+                let cited =
+                    if heading.starts_with("herald") { heading.to_string() } else { format!("seed 001 \"{heading}\"") };
                 assert!(error.rule.contains(&cited), "{code} cites {:?}, not {cited:?}", error.rule);
                 assert!(!error.message.is_empty());
                 assert_eq!(self.state, before, "a refused command changes nothing");

@@ -42,12 +42,18 @@ fn skirmish() -> Fight {
 fn the_view_shows_every_character_with_health_conditions_and_gear() {
     let fight = skirmish();
     let view = ZoneRpg::view(STREAM, 7, &fight.state, &fight.state, &Viewer::public());
-    assert_eq!((view.id.as_str(), view.version, view.ruleset.as_str(), view.rules.as_str()), (&STREAM[7..], 7, "zone-rpg", ZoneRpg::RULES));
+    assert_eq!(
+        (view.id.as_str(), view.version, view.ruleset.as_str(), view.rules.as_str()),
+        (&STREAM[7..], 7, "zone-rpg", ZoneRpg::RULES)
+    );
     assert_eq!((view.phase, view.round, view.current_faction.as_deref()), (Phase::Round, 1, Some(PARTY)));
     assert_eq!(view.turn.as_ref().unwrap().members[0].character, "Balthasar");
     let balthasar = view.characters.iter().find(|c| c.id == "Balthasar").unwrap();
     assert_eq!((balthasar.health, balthasar.max_health, balthasar.armour_value), (10, 10, 1));
-    assert_eq!((balthasar.status, balthasar.turn, balthasar.zone.as_deref()), (Status::Fighting, TurnUse::InTurn, Some("road")));
+    assert_eq!(
+        (balthasar.status, balthasar.turn, balthasar.zone.as_deref()),
+        (Status::Fighting, TurnUse::InTurn, Some("road"))
+    );
     assert!(balthasar.weapons[0].used);
     assert_eq!(balthasar.controller.as_deref(), Some("alice"));
     let bandit = view.characters.iter().find(|c| c.id == "bandit 1").unwrap();
@@ -63,7 +69,15 @@ fn the_zone_map_is_well_formed_svg_whatever_the_names() {
         pc("<Bal&thasar \"the\" 'bold'>", "alice", "<road & \"ford\">").armed(weapon("sword]]>", 6)),
         npc("bandit\u{FFFE}", "<road & \"ford\">"),
     ]);
-    hostile.zones = vec![with_hazard(with_feature(zone("<road & \"ford\">"), "<wall>", herald_domain::zone_rpg::map::Protection::Cover), "pit&", None, true), dark("d'ark")];
+    hostile.zones = vec![
+        with_hazard(
+            with_feature(zone("<road & \"ford\">"), "<wall>", herald_domain::zone_rpg::map::Protection::Cover),
+            "pit&",
+            None,
+            true,
+        ),
+        dark("d'ark"),
+    ];
     hostile.borders = vec![border("<road & \"ford\">", "d'ark")];
     let fight = given(&hostile, 0);
     for viewer in [gm_view(), Viewer::public()] {
@@ -105,7 +119,10 @@ fn a_campaign_battle_takes_over_who_fielded_and_lost_what() {
 #[test]
 fn the_registry_finds_zone_rpg_and_plays_it_from_json() {
     let ruleset = registry::find(StreamKind::Battle, "zone-rpg").expect("registered");
-    assert_eq!((ruleset.rules(), ruleset.picture_name(), ruleset.code_prefix()), ("zone-rpg@1", Some("zones.svg"), "zone-rpg"));
+    assert_eq!(
+        (ruleset.rules(), ruleset.picture_name(), ruleset.code_prefix()),
+        ("zone-rpg@1", Some("zones.svg"), "zone-rpg")
+    );
     assert!(ruleset.tactical());
     let setup = json!({
         "zones": [{"name": "road"}],
@@ -127,7 +144,10 @@ fn the_registry_finds_zone_rpg_and_plays_it_from_json() {
     ruleset.evolve(state, "zone-rpg.BattleCreated", 2, &events[0]).unwrap();
     let bad = json!({"type": "take_turn", "character": "Balthasar", "extra": 1});
     assert!(ruleset.decide(state, &bad, &mut ctx).is_err(), "unknown fields are refused");
-    let malformed = ruleset.set_up(json!({"zones": [], "factions": [], "characters": [], "initiative": {"kind": "random"}, "weather": "rain"}), String::new());
+    let malformed = ruleset.set_up(
+        json!({"zones": [], "factions": [], "characters": [], "initiative": {"kind": "random"}, "weather": "rain"}),
+        String::new(),
+    );
     assert!(malformed.is_err());
 }
 

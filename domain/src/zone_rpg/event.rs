@@ -11,9 +11,7 @@ use super::{
     command::{Action, ChaseEdge, Condition, Manoeuvre, ReactionChoice, StuntProposal},
     map::{BorderSpec, ZoneSpec},
     options::ZoneRpgOptions,
-    outcome::{
-        DamageRoll, Deviation, Exchange, GearKind, Handling, MoraleReason, Save, Targeted, Wear,
-    },
+    outcome::{DamageRoll, Deviation, Exchange, GearKind, Handling, MoraleReason, Save, Targeted, Wear},
 };
 use crate::{dice::Draw, EventType};
 

@@ -120,7 +120,13 @@ pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
             if border.passable { "" } else { ", cannot be crossed" },
         );
         if border.length > 1 {
-            let _ = write!(svg, r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#, num((x1 + x2) / 2.0), num((y1 + y2) / 2.0 - 4.0), border.length);
+            let _ = write!(
+                svg,
+                r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+                num((x1 + x2) / 2.0),
+                num((y1 + y2) / 2.0 - 4.0),
+                border.length
+            );
         }
     }
     svg.push_str("</g><g class=\"zones\">");
@@ -146,8 +152,8 @@ pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
             lines.push((format!("hazard: {}", hazard.name), "#c0392b"));
         }
         for item in state.items.iter().filter(|i| i.zone == zone.name) {
-            let hidden = item.concealed
-                && state.character(&item.left_by).is_some_and(|c| !sees_position(state, c, viewer));
+            let hidden =
+                item.concealed && state.character(&item.left_by).is_some_and(|c| !sees_position(state, c, viewer));
             if !hidden {
                 lines.push((format!("lying: {}", item.item.name()), ink));
             }
@@ -187,7 +193,9 @@ fn caption(state: &ZoneRpgState) -> String {
         }
         Phase::Round => format!("round {}: {}'s go", state.round, state.current_faction.as_deref().unwrap_or("nobody")),
         Phase::BetweenRounds => format!("round {} over", state.round),
-        Phase::Ended => format!("over: {}", state.winner.as_deref().map_or("no winner".to_string(), |w| format!("{w} won"))),
+        Phase::Ended => {
+            format!("over: {}", state.winner.as_deref().map_or("no winner".to_string(), |w| format!("{w} won")))
+        }
     }
 }
 
@@ -210,6 +218,11 @@ fn legend_svg(svg: &mut String, state: &ZoneRpgState, viewer: &Viewer) {
         .map(|c| c.id().to_string())
         .collect();
     if !gone.is_empty() {
-        let _ = write!(svg, r#"<text class="legend" x="12" y="{}">left the fight: {}</text>"#, num(y), escape(&gone.join(", ")));
+        let _ = write!(
+            svg,
+            r#"<text class="legend" x="12" y="{}">left the fight: {}</text>"#,
+            num(y),
+            escape(&gone.join(", "))
+        );
     }
 }

@@ -14,13 +14,21 @@ use crate::RuleError;
 /// Check every character against the map and the factions.
 pub fn characters(map: &ZoneMap, factions: &[FactionSpec], characters: &[CharacterSpec]) -> Result<(), RuleError> {
     if characters.is_empty() || characters.len() > MAX_CHARACTERS {
-        return Err(refuse("character_count", format!("a fight needs 1 to {MAX_CHARACTERS} characters"), rules::SERVICE));
+        return Err(refuse(
+            "character_count",
+            format!("a fight needs 1 to {MAX_CHARACTERS} characters"),
+            rules::SERVICE,
+        ));
     }
     let mut ids = BTreeSet::new();
     for character in characters {
         check_name("character", &character.id)?;
         if !ids.insert(character.id.as_str()) {
-            return Err(refuse("duplicate_character", format!("two characters are called {}", character.id), rules::SERVICE));
+            return Err(refuse(
+                "duplicate_character",
+                format!("two characters are called {}", character.id),
+                rules::SERVICE,
+            ));
         }
         if !factions.iter().any(|f| f.name == character.faction) {
             return Err(refuse(
@@ -53,7 +61,11 @@ fn numbers(character: &CharacterSpec) -> Result<(), RuleError> {
         ));
     }
     if [character.wit, character.agi, character.str].iter().any(|value| *value > 20) {
-        return Err(refuse("save_value", format!("{id}'s WIT, AGI and STR are 0 to 20 (saves roll a d20)"), rules::SERVICE));
+        return Err(refuse(
+            "save_value",
+            format!("{id}'s WIT, AGI and STR are 0 to 20 (saves roll a d20)"),
+            rules::SERVICE,
+        ));
     }
     if character.speed > 100 || character.carries > 100 || character.extra_reactions > 10 {
         return Err(refuse(
@@ -74,10 +86,18 @@ fn gear(character: &CharacterSpec) -> Result<(), RuleError> {
     for weapon in &character.weapons {
         check_name("weapon", &weapon.name)?;
         if !names.insert(weapon.name.as_str()) {
-            return Err(refuse("duplicate_weapon", format!("{id} has two weapons called {}", weapon.name), rules::SERVICE));
+            return Err(refuse(
+                "duplicate_weapon",
+                format!("{id} has two weapons called {}", weapon.name),
+                rules::SERVICE,
+            ));
         }
         if weapon.range > MAX_NUMBER {
-            return Err(refuse("out_of_range", format!("{}'s range is at most {MAX_NUMBER}", weapon.name), rules::SERVICE));
+            return Err(refuse(
+                "out_of_range",
+                format!("{}'s range is at most {MAX_NUMBER}", weapon.name),
+                rules::SERVICE,
+            ));
         }
     }
     if let Some(shield) = &character.shield {
@@ -104,7 +124,11 @@ fn gear(character: &CharacterSpec) -> Result<(), RuleError> {
 fn position(map: &ZoneMap, character: &CharacterSpec) -> Result<(), RuleError> {
     let id = &character.id;
     let Some(zone) = map.zone(&character.zone) else {
-        return Err(refuse("unknown_zone", format!("{id} stands in {}, which is not a zone", character.zone), rules::SERVICE));
+        return Err(refuse(
+            "unknown_zone",
+            format!("{id} stands in {}, which is not a zone", character.zone),
+            rules::SERVICE,
+        ));
     };
     if let Some(border) = &character.at_border {
         if map.border(&zone.name, border).is_none() {
@@ -123,7 +147,11 @@ fn riding(characters: &[CharacterSpec], character: &CharacterSpec) -> Result<(),
     let Some(mount_id) = &character.riding else { return Ok(()) };
     let id = &character.id;
     let Some(mount) = characters.iter().find(|c| c.id == *mount_id) else {
-        return Err(refuse("unknown_character", format!("{id} rides {mount_id}, who is not in the fight"), rules::SERVICE));
+        return Err(refuse(
+            "unknown_character",
+            format!("{id} rides {mount_id}, who is not in the fight"),
+            rules::SERVICE,
+        ));
     };
     let riders = characters.iter().filter(|c| c.riding.as_deref() == Some(mount_id.as_str())).count();
     let ok = mount.riding.is_none()

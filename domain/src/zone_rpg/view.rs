@@ -244,7 +244,12 @@ fn character_view(state: &ZoneRpgState, character: &CharacterState, seen: bool, 
         at_border: character.at_border.clone().filter(|_| seen),
         behind: character.behind.clone().filter(|_| seen),
         riding: character.riding.clone().filter(|_| seen),
-        riders: state.riders_of(character.id()).iter().filter(|r| sees_position(state, r, viewer)).map(|r| r.id().to_string()).collect(),
+        riders: state
+            .riders_of(character.id())
+            .iter()
+            .filter(|r| sees_position(state, r, viewer))
+            .map(|r| r.id().to_string())
+            .collect(),
         carries: spec.carries,
         position_hidden: !seen,
         status: status(character),
@@ -276,12 +281,7 @@ impl ZoneRpgView {
             .iter()
             .map(|character| character_view(state, character, !hidden_now(character.id()), viewer))
             .collect();
-        let items = state
-            .items
-            .iter()
-            .filter(|item| !(item.concealed && hidden_now(&item.left_by)))
-            .cloned()
-            .collect();
+        let items = state.items.iter().filter(|item| !(item.concealed && hidden_now(&item.left_by))).cloned().collect();
         let factions = state
             .factions
             .iter()

@@ -104,14 +104,38 @@ async fn a_fight_is_played_over_http_refused_where_illegal_kept_hidden_and_verif
     let (gm, alice, bob) = (cast.judge.as_str(), cast.alice.as_str(), cast.bob.as_str());
 
     // Players act only for their own characters; the bandits hold the initiative.
-    table.refused(bob, json!({"type": "take_turn", "character": "Balthasar"}), 403, "zone-rpg.not_your_character", "herald").await;
-    table.refused(alice, json!({"type": "start_round", "first_faction": "party"}), 403, "zone-rpg.not_your_faction", "herald").await;
+    table
+        .refused(
+            bob,
+            json!({"type": "take_turn", "character": "Balthasar"}),
+            403,
+            "zone-rpg.not_your_character",
+            "herald",
+        )
+        .await;
+    table
+        .refused(
+            alice,
+            json!({"type": "start_round", "first_faction": "party"}),
+            403,
+            "zone-rpg.not_your_faction",
+            "herald",
+        )
+        .await;
     ok(&app, &format!("{}/entropy", table.path), alice, json!({"entropy": "alice rolls for the party"})).await;
 
     // ---- The bonus round: only the concealed lookout acts, and sneaks into the thicket.
     let events = table.act(gm, json!({"type": "start_round", "first_faction": "bandits"})).await;
     assert_eq!(find(&events, "zone-rpg.RoundStarted").map(|e| e["data"]["bonus"].clone()), Some(json!(true)));
-    table.refused(gm, json!({"type": "take_turn", "character": "bandit"}), 422, "zone-rpg.bonus_round", "seed 001 \"Sneaking in combat\"").await;
+    table
+        .refused(
+            gm,
+            json!({"type": "take_turn", "character": "bandit"}),
+            422,
+            "zone-rpg.bonus_round",
+            "seed 001 \"Sneaking in combat\"",
+        )
+        .await;
     table.act(gm, json!({"type": "take_turn", "character": "lookout"})).await;
     table.act(gm, json!({"type": "move", "character": "lookout", "path": ["thicket"], "sneak": true})).await;
     let events = table.act(gm, json!({"type": "end_turn"})).await;
@@ -129,9 +153,13 @@ async fn a_fight_is_played_over_http_refused_where_illegal_kept_hidden_and_verif
     for token in [None, Some(alice)] {
         let seen = stream_events(&app, &table.stream, token).await;
         let moved = find(&seen, "zone-rpg.Moved").expect("the sneaking move");
-        assert_eq!((moved["data"]["zone"].clone(), moved["data"]["path"][0].clone()), (json!("hidden"), json!("hidden")));
+        assert_eq!(
+            (moved["data"]["zone"].clone(), moved["data"]["path"][0].clone()),
+            (json!("hidden"), json!("hidden"))
+        );
         let created = find(&seen, "zone-rpg.BattleCreated").expect("created");
-        let lookout = created["data"]["characters"].as_array().and_then(|c| c.iter().find(|c| c["id"] == "lookout").cloned());
+        let lookout =
+            created["data"]["characters"].as_array().and_then(|c| c.iter().find(|c| c["id"] == "lookout").cloned());
         assert_eq!(lookout.map(|l| l["zone"].clone()), Some(json!("hidden")));
     }
     let seen = stream_events(&app, &table.stream, Some(gm)).await;
@@ -139,15 +167,41 @@ async fn a_fight_is_played_over_http_refused_where_illegal_kept_hidden_and_verif
 
     // ---- Round 1: Balthasar strikes the bandit; the GM lets it through.
     table.act(gm, json!({"type": "start_round", "first_faction": "party"})).await;
-    table.refused(gm, json!({"type": "take_turn", "character": "bandit"}), 422, "zone-rpg.not_your_go", "seed 001 \"Combat procedure\"").await;
+    table
+        .refused(
+            gm,
+            json!({"type": "take_turn", "character": "bandit"}),
+            422,
+            "zone-rpg.not_your_go",
+            "seed 001 \"Combat procedure\"",
+        )
+        .await;
     table.act(alice, json!({"type": "take_turn", "character": "Balthasar"})).await;
-    table.refused(alice, json!({"type": "move", "character": "Balthasar", "path": ["thicket", "hill", "thicket"]}), 422, "zone-rpg.too_far", "seed 001 \"Taking a turn\"").await;
+    table
+        .refused(
+            alice,
+            json!({"type": "move", "character": "Balthasar", "path": ["thicket", "hill", "thicket"]}),
+            422,
+            "zone-rpg.too_far",
+            "seed 001 \"Taking a turn\"",
+        )
+        .await;
     let events = table
         .act(alice, json!({"type": "attack", "attacker": "Balthasar", "weapon": "sword", "target": {"kind": "character", "character": "bandit"}}))
         .await;
     assert!(find(&events, "zone-rpg.AttackDeclared").is_some());
-    table.refused(alice, json!({"type": "end_turn"}), 422, "zone-rpg.attack_pending", "seed 001 \"Reacting to an attack\"").await;
-    table.refused(alice, json!({"type": "decline", "character": "bandit"}), 403, "zone-rpg.not_your_character", "herald").await;
+    table
+        .refused(
+            alice,
+            json!({"type": "end_turn"}),
+            422,
+            "zone-rpg.attack_pending",
+            "seed 001 \"Reacting to an attack\"",
+        )
+        .await;
+    table
+        .refused(alice, json!({"type": "decline", "character": "bandit"}), 403, "zone-rpg.not_your_character", "herald")
+        .await;
     let events = table.let_it_through(gm).await;
     let resolved = find(&events, "zone-rpg.AttackResolved").expect("resolved once the bandit declined");
     let rolled = &resolved["data"]["rolls"][0];
@@ -174,7 +228,15 @@ async fn a_fight_is_played_over_http_refused_where_illegal_kept_hidden_and_verif
     assert_eq!(table.character(Some(bob), "Sybilla").await["turn"], "used");
     let passed = find(&events, "zone-rpg.FactionPassed").expect("a forced pass");
     assert_eq!((passed["data"]["faction"].clone(), passed["data"]["forced"].clone()), (json!("party"), json!(true)));
-    table.refused(bob, json!({"type": "take_turn", "character": "Sybilla"}), 422, "zone-rpg.not_your_go", "seed 001 \"Combat procedure\"").await;
+    table
+        .refused(
+            bob,
+            json!({"type": "take_turn", "character": "Sybilla"}),
+            422,
+            "zone-rpg.not_your_go",
+            "seed 001 \"Combat procedure\"",
+        )
+        .await;
 
     // The lookout shoots from hiding: Balthasar is taken by surprise, the lookout revealed.
     table.act(gm, json!({"type": "take_turn", "character": "lookout"})).await;
@@ -182,7 +244,10 @@ async fn a_fight_is_played_over_http_refused_where_illegal_kept_hidden_and_verif
         .act(gm, json!({"type": "attack", "attacker": "lookout", "weapon": "bow", "target": {"kind": "character", "character": "Balthasar"}}))
         .await;
     let declared = find(&events, "zone-rpg.AttackDeclared").expect("the shot");
-    assert_eq!((declared["data"]["surprise"].clone(), declared["data"]["targets"][0]["can_react"].clone()), (json!(true), json!(false)));
+    assert_eq!(
+        (declared["data"]["surprise"].clone(), declared["data"]["targets"][0]["can_react"].clone()),
+        (json!(true), json!(false))
+    );
     assert!(find(&events, "zone-rpg.Revealed").is_some());
     table.act(gm, json!({"type": "end_turn"})).await;
     assert_eq!(table.character(Some(alice), "lookout").await["zone"], "thicket");
@@ -193,23 +258,47 @@ async fn a_fight_is_played_over_http_refused_where_illegal_kept_hidden_and_verif
     table.act(bob, json!({"type": "take_turn", "character": "Sybilla"})).await;
     table.refused(bob, json!({"type": "attack", "attacker": "Sybilla", "weapon": "musket", "target": {"kind": "character", "character": "bandit leader"}}),
         422, "zone-rpg.weapon_not_held", "seed 001 \"Taking a turn\"").await;
-    table.act(bob, json!({"type": "perform", "character": "Sybilla", "action": {"kind": "unequip", "item": "dagger"}})).await;
-    table.act(bob, json!({"type": "perform", "character": "Sybilla", "action": {"kind": "equip", "item": "musket"}})).await;
+    table
+        .act(bob, json!({"type": "perform", "character": "Sybilla", "action": {"kind": "unequip", "item": "dagger"}}))
+        .await;
+    table
+        .act(bob, json!({"type": "perform", "character": "Sybilla", "action": {"kind": "equip", "item": "musket"}}))
+        .await;
     table.act(bob, json!({"type": "end_turn"})).await;
-    let rolled = ok(&app, &format!("/v1/streams/{}/rolls", table.stream), gm, json!({"expression": "d20", "purpose": "does the rain start"})).await;
+    let rolled = ok(
+        &app,
+        &format!("/v1/streams/{}/rolls", table.stream),
+        gm,
+        json!({"expression": "d20", "purpose": "does the rain start"}),
+    )
+    .await;
     assert!(find(&events_of(&rolled), "dice.JudgeRolled").is_some());
     table.pass_out_the_round(gm).await;
     let view = table.view(None).await;
-    assert_eq!((view["ruleset"].clone(), view["round"].clone(), view["phase"].clone()), (json!("zone-rpg"), json!(2), json!("between_rounds")));
+    assert_eq!(
+        (view["ruleset"].clone(), view["round"].clone(), view["phase"].clone()),
+        (json!("zone-rpg"), json!(2), json!("between_rounds"))
+    );
 
     // The listing knows it; a coalition route refuses it.
     let listing = app.request("GET", "/v1/battles", None, None).await;
-    assert!(listing.body.as_array().is_some_and(|all| all.iter().any(|b| b["id"] == id.as_str() && b["ruleset"] == "zone-rpg")));
+    assert!(listing
+        .body
+        .as_array()
+        .is_some_and(|all| all.iter().any(|b| b["id"] == id.as_str() && b["ruleset"] == "zone-rpg")));
     let reply = app.request("POST", &format!("{}/resolve", table.path), Some(gm), Some(json!({}))).await;
     assert_eq!(reply.status, 422);
 
     // ---- The GM ends the fight: durability rolls, the seed revealed, anyone can verify.
-    table.refused(alice, json!({"type": "end_fight", "winner": "party", "reason": "we won"}), 403, "zone-rpg.gm_only", "herald").await;
+    table
+        .refused(
+            alice,
+            json!({"type": "end_fight", "winner": "party", "reason": "we won"}),
+            403,
+            "zone-rpg.gm_only",
+            "herald",
+        )
+        .await;
     let events = table.act(gm, json!({"type": "end_fight", "winner": "party", "reason": "the bandits scatter"})).await;
     assert!(find(&events, "zone-rpg.FightEnded").is_some());
     assert!(find(&events, "zone-rpg.DurabilityRolled").is_some(), "the sword was used: {events:#?}");
@@ -217,7 +306,12 @@ async fn a_fight_is_played_over_http_refused_where_illegal_kept_hidden_and_verif
     table.refused(gm, json!({"type": "start_round", "first_faction": "party"}), 422, "zone-rpg.ended", "herald").await;
     let verified = app.request("GET", &format!("{}/verify", table.path), None, None).await;
     assert_eq!(verified.status, 200, "{:#}", verified.body);
-    assert_eq!((verified.body["result"].clone(), verified.body["rules"].clone()), (json!("verified"), json!("zone-rpg@1")), "{:#}", verified.body);
+    assert_eq!(
+        (verified.body["result"].clone(), verified.body["rules"].clone()),
+        (json!("verified"), json!("zone-rpg@1")),
+        "{:#}",
+        verified.body
+    );
     let view = table.view(None).await;
     assert_eq!((view["winner"].clone(), view["seed_revealed"].clone()), (json!("party"), json!(true)));
     app.stop_now().await;
@@ -239,8 +333,15 @@ async fn a_coalition_battle_fought_out_as_a_zone_rpg_fight_takes_its_result() {
     assert_eq!(reply.status, 422, "not before the fight has a winner: {:#}", reply.body);
     // The GM ends it with the party (alice's) the winner, one bandit slain.
     let actions = format!("/v1/battles/{fought}/actions");
-    ok(&app, &actions, &cast.judge, json!({"type": "adjust_health", "character": "bandit", "change": -8, "reason": "slain"})).await;
-    ok(&app, &actions, &cast.judge, json!({"type": "end_fight", "winner": "party", "reason": "the bandits flee"})).await;
+    ok(
+        &app,
+        &actions,
+        &cast.judge,
+        json!({"type": "adjust_health", "character": "bandit", "change": -8, "reason": "slain"}),
+    )
+    .await;
+    ok(&app, &actions, &cast.judge, json!({"type": "end_fight", "winner": "party", "reason": "the bandits flee"}))
+        .await;
     let events = events_of(&ok(&app, &path, &cast.judge, apply).await);
     let applied = find(&events, "coalition.TacticalResultApplied").expect("the result applied");
     assert_eq!(applied["data"]["winner"], "a");

@@ -108,7 +108,11 @@ fn equip(actor: &CharacterState, item: &str, take_in_hand: bool) -> Result<(Stri
         return Err(refuse("no_such_item", format!("{} {state} {item}", actor.id()), rules::TAKING_A_TURN));
     }
     if take_in_hand && actor.hands_busy() + hands > 2 {
-        return Err(refuse("no_free_hand", format!("{} has no hand free for {item}", actor.id()), rules::TAKING_A_TURN));
+        return Err(refuse(
+            "no_free_hand",
+            format!("{} has no hand free for {item}", actor.id()),
+            rules::TAKING_A_TURN,
+        ));
     }
     let handling = if take_in_hand { Handling::Equipped } else { Handling::Unequipped };
     Ok((item.to_string(), handling, item.to_string()))
@@ -192,7 +196,11 @@ pub fn surrender(d: &mut Decision, id: &str) -> Result<(), RuleError> {
     }
     let as_turn = as_turn(d, &surrendering)?;
     if let Some(held) = &surrendering.grabbing {
-        d.emit(ZoneRpgEvent::GrabReleased { grabber: id.to_string(), character: held.clone(), reason: format!("{id} surrendered") });
+        d.emit(ZoneRpgEvent::GrabReleased {
+            grabber: id.to_string(),
+            character: held.clone(),
+            reason: format!("{id} surrendered"),
+        });
     }
     let mut dropped: Vec<String> = surrendering
         .weapons
@@ -222,7 +230,11 @@ pub fn retreat(d: &mut Decision, id: &str) -> Result<(), RuleError> {
     }
     as_turn(d, &leaving)?;
     if let Some(held) = &leaving.grabbing {
-        d.emit(ZoneRpgEvent::GrabReleased { grabber: id.to_string(), character: held.clone(), reason: format!("{id} retreated") });
+        d.emit(ZoneRpgEvent::GrabReleased {
+            grabber: id.to_string(),
+            character: held.clone(),
+            reason: format!("{id} retreated"),
+        });
     }
     moving::retreat_from(d, id)
 }

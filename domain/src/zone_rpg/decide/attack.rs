@@ -75,7 +75,11 @@ pub fn may_spend(d: &Decision, id: &str, main: bool) -> Result<(), RuleError> {
         ));
     }
     if character.morale == Morale::Broken {
-        return Err(refuse("morale_broken", format!("{id} failed its morale check: it must surrender or retreat"), rules::MORALE));
+        return Err(refuse(
+            "morale_broken",
+            format!("{id} failed its morale check: it must surrender or retreat"),
+            rules::MORALE,
+        ));
     }
     if member.moved * 2 > full_speed(character.spec.speed, member.sprint) {
         return Err(refuse(
@@ -85,7 +89,11 @@ pub fn may_spend(d: &Decision, id: &str, main: bool) -> Result<(), RuleError> {
         ));
     }
     if main && member.main > 0 {
-        return Err(refuse("main_action_spent", format!("{id} has already spent its main action"), rules::TAKING_A_TURN));
+        return Err(refuse(
+            "main_action_spent",
+            format!("{id} has already spent its main action"),
+            rules::TAKING_A_TURN,
+        ));
     }
     if member.main + member.bonus >= 2 {
         return Err(refuse(
@@ -101,7 +109,12 @@ pub fn may_spend(d: &Decision, id: &str, main: bool) -> Result<(), RuleError> {
 /// anything; otherwise moving, disarming the grabbed, hiding behind it, and attacking with a
 /// one-handed weapon or unarmed (seed 001 "Non-lethal attacks": "Any other action frees the
 /// grabbed character").
-pub fn keeps_hold(grabber: &CharacterState, held: &CharacterState, one_handed_attack: bool, disarms_held: bool) -> bool {
+pub fn keeps_hold(
+    grabber: &CharacterState,
+    held: &CharacterState,
+    one_handed_attack: bool,
+    disarms_held: bool,
+) -> bool {
     grabber.spec.size > held.spec.size || one_handed_attack || disarms_held
 }
 
@@ -146,8 +159,14 @@ pub fn attack(d: &mut Decision, request: &AttackRequest) -> Result<(), RuleError
         needs_save: false,
         stunt: request.stunt.cloned(),
     };
-    if request.stunt.is_some() && (request.death_blow || !matches!(request.target, AttackTarget::Character { .. }) || blast) {
-        return Err(refuse("stunt_target", "a stunt is proposed to a single target of an ordinary attack", rules::STUNTS));
+    if request.stunt.is_some()
+        && (request.death_blow || !matches!(request.target, AttackTarget::Character { .. }) || blast)
+    {
+        return Err(refuse(
+            "stunt_target",
+            "a stunt is proposed to a single target of an ordinary attack",
+            rules::STUNTS,
+        ));
     }
     match request.target {
         AttackTarget::Character { character: id } => {
@@ -182,20 +201,31 @@ pub fn attack(d: &mut Decision, request: &AttackRequest) -> Result<(), RuleError
             } else if *zone != attacker.zone {
                 return Err(refuse("melee_blast_zone", "a melee blast hits the attacker's own zone", rules::BLAST));
             }
-            declaration.targets =
-                targeting::blast_targets(&d.state, &attacker, zone, !weapon.ranged()).into_iter().map(|t| (t, 1)).collect();
+            declaration.targets = targeting::blast_targets(&d.state, &attacker, zone, !weapon.ranged())
+                .into_iter()
+                .map(|t| (t, 1))
+                .collect();
             declaration.zone = Some(zone.clone());
         }
     }
     if request.death_blow && !matches!(request.target, AttackTarget::Character { .. }) {
-        return Err(refuse("death_blow_target", "a death blow is aimed at one nearby incapacitated character", rules::ATTACKING));
+        return Err(refuse(
+            "death_blow_target",
+            "a death blow is aimed at one nearby incapacitated character",
+            rules::ATTACKING,
+        ));
     }
     let one = one_handed(weapon.as_ref());
     let_go_unless(d, attacker.id(), |g, h| keeps_hold(g, h, one, false), "attacked with a two-handed weapon");
     declare(d, declaration)
 }
 
-fn death_blow(d: &Decision, declaration: &mut Declaration, attacker: &CharacterState, target: &CharacterState) -> Result<(), RuleError> {
+fn death_blow(
+    d: &Decision,
+    declaration: &mut Declaration,
+    attacker: &CharacterState,
+    target: &CharacterState,
+) -> Result<(), RuleError> {
     if !target.incapacitated || !target.present() {
         return Err(refuse(
             "not_incapacitated",
@@ -227,7 +257,13 @@ fn check_stunt(stunt: &StuntProposal, target: &CharacterState) -> Result<(), Rul
 /// targets (seed 001 "Effects of size in combat": a wyrm's bite on "two medium-sized targets (d8
 /// damage each)"). Each die aimed at a target of size `s` uses up `2^s` of the attacker's
 /// `2^size` (a large wyrm: a medium target's die is half its bite, a small one's a quarter).
-fn split(d: &Decision, declaration: &mut Declaration, attacker: &CharacterState, shares: &[crate::zone_rpg::command::DiceShare], mode: Mode) -> Result<(), RuleError> {
+fn split(
+    d: &Decision,
+    declaration: &mut Declaration,
+    attacker: &CharacterState,
+    shares: &[crate::zone_rpg::command::DiceShare],
+    mode: Mode,
+) -> Result<(), RuleError> {
     if mode.ranged || declaration.weapon.as_ref().is_some_and(|w| w.blast) {
         return Err(refuse("split_melee_only", "only melee attacks can be distributed among targets", rules::SIZE));
     }
@@ -244,7 +280,11 @@ fn split(d: &Decision, declaration: &mut Declaration, attacker: &CharacterState,
         if target.spec.size >= attacker.spec.size {
             return Err(refuse(
                 "split_targets",
-                format!("{} is not smaller than {}: dice are distributed among smaller targets", target.id(), attacker.id()),
+                format!(
+                    "{} is not smaller than {}: dice are distributed among smaller targets",
+                    target.id(),
+                    attacker.id()
+                ),
                 rules::SIZE,
             ));
         }
@@ -267,7 +307,12 @@ fn split(d: &Decision, declaration: &mut Declaration, attacker: &CharacterState,
 }
 
 /// A non-lethal attack (a main action).
-pub fn non_lethal(d: &mut Decision, attacker_id: &str, target_id: &str, manoeuvre: &Manoeuvre) -> Result<(), RuleError> {
+pub fn non_lethal(
+    d: &mut Decision,
+    attacker_id: &str,
+    target_id: &str,
+    manoeuvre: &Manoeuvre,
+) -> Result<(), RuleError> {
     let attacker = character(&d.state, attacker_id)?.clone();
     require_controller(&d.state, &attacker, d.ctx)?;
     nothing_pending(&d.state)?;
@@ -361,12 +406,14 @@ pub fn opportunity(d: &mut Decision, request: &Opportunity) -> Result<(), RuleEr
 fn declare(d: &mut Decision, mut declaration: Declaration) -> Result<(), RuleError> {
     let attacker = declaration.attacker.clone();
     let attack = d.state.attacks + 1;
-    let ranged = declaration.weapon.as_ref().is_some_and(WeaponSpec::ranged) && matches!(declaration.form, AttackForm::Damage {});
+    let ranged = declaration.weapon.as_ref().is_some_and(WeaponSpec::ranged)
+        && matches!(declaration.form, AttackForm::Damage {});
     let blast = declaration.weapon.as_ref().is_some_and(|w| w.blast) && declaration.zone.is_some();
     let wit_save = if declaration.needs_save {
-        let aim = declaration.zone.clone().unwrap_or_else(|| {
-            declaration.targets.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(" and ")
-        });
+        let aim = declaration
+            .zone
+            .clone()
+            .unwrap_or_else(|| declaration.targets.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(" and "));
         Some(d.save(attacker.id(), Ability::Wit, &format!("to hit {aim} (attack {attack})"))?)
     } else {
         None
@@ -400,8 +447,9 @@ fn declare(d: &mut Decision, mut declaration: Declaration) -> Result<(), RuleErr
         .targets
         .iter()
         .map(|(id, dice)| {
-            let can_react =
-                !surprise && !death_blow && d.state.character(id).is_some_and(|t| t.can_react() && t.id() != attacker.id());
+            let can_react = !surprise
+                && !death_blow
+                && d.state.character(id).is_some_and(|t| t.can_react() && t.id() != attacker.id());
             Targeted { character: id.clone(), dice: *dice, can_react }
         })
         .collect();

@@ -147,7 +147,8 @@ impl Decision<'_> {
         let HitOutcome { health, critical, killed } =
             hit_outcome(self.state.options.critical_damage, &target, roll.suffered);
         let enemy = self.state.character(&roll.by).is_some_and(|by| by.faction() != target.faction());
-        let armour_used = !roll.direct && (target.armour.is_some() || target.shield.as_ref().is_some_and(|s| s.shield.held));
+        let armour_used =
+            !roll.direct && (target.armour.is_some() || target.shield.as_ref().is_some_and(|s| s.shield.held));
         let next_word = self.next_word();
         self.emit(ZoneRpgEvent::CharacterHit {
             character: target.id().to_string(),

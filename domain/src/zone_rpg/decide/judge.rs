@@ -31,16 +31,17 @@ fn present<'s>(d: &'s Decision, id: &str) -> Result<&'s CharacterState, RuleErro
 }
 
 /// The GM sets or clears a condition.
-pub fn set_condition(d: &mut Decision, id: &str, condition: Condition, active: bool, reason: &str) -> Result<(), RuleError> {
+pub fn set_condition(
+    d: &mut Decision,
+    id: &str,
+    condition: Condition,
+    active: bool,
+    reason: &str,
+) -> Result<(), RuleError> {
     require_gm(d.ctx, "set conditions")?;
     check_reason(reason)?;
     present(d, id)?;
-    d.emit(ZoneRpgEvent::ConditionChanged {
-        character: id.to_string(),
-        condition,
-        active,
-        reason: reason.to_string(),
-    });
+    d.emit(ZoneRpgEvent::ConditionChanged { character: id.to_string(), condition, active, reason: reason.to_string() });
     if active && condition == Condition::Incapacitated {
         d.release_if_down(id);
     }
@@ -75,7 +76,9 @@ pub fn place(d: &mut Decision, id: &str, zone: &str, reason: &str) -> Result<(),
     }
     let mut moving = vec![placed.id().to_string()];
     moving.extend(d.state.riders_of(id).iter().map(|r| r.id().to_string()));
-    for (grabber, held) in [(placed.grabbed_by.clone(), Some(id.to_string())), (Some(id.to_string()), placed.grabbing.clone())] {
+    for (grabber, held) in
+        [(placed.grabbed_by.clone(), Some(id.to_string())), (Some(id.to_string()), placed.grabbing.clone())]
+    {
         if let (Some(grabber), Some(held)) = (grabber, held) {
             d.emit(ZoneRpgEvent::GrabReleased { grabber, character: held, reason: "placed apart".into() });
         }
@@ -90,7 +93,12 @@ pub fn place(d: &mut Decision, id: &str, zone: &str, reason: &str) -> Result<(),
 
 /// A chase over a long distance (seed 001 "Chases"): the fleeing make a group AGI save unless
 /// speed decides it (faster fleeing characters escape, slower ones cannot).
-pub fn resolve_chase(d: &mut Decision, fleeing: &[String], pursuers: &[String], edge: Option<ChaseEdge>) -> Result<(), RuleError> {
+pub fn resolve_chase(
+    d: &mut Decision,
+    fleeing: &[String],
+    pursuers: &[String],
+    edge: Option<ChaseEdge>,
+) -> Result<(), RuleError> {
     require_gm(d.ctx, "resolve a chase")?;
     if fleeing.is_empty() || pursuers.is_empty() || fleeing.iter().any(|f| pursuers.contains(f)) {
         return Err(refuse("chase_sides", "a chase needs fleeing characters and different pursuers", rules::CHASES));

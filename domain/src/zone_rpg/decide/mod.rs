@@ -206,7 +206,9 @@ pub(crate) fn require_gm(ctx: &Context, action: &str) -> Result<(), RuleError> {
 
 /// The character `id`.
 pub(crate) fn character<'s>(state: &'s ZoneRpgState, id: &str) -> Result<&'s CharacterState, RuleError> {
-    state.character(id).ok_or_else(|| refuse("unknown_character", format!("there is no character {id}"), rules::SERVICE))
+    state
+        .character(id)
+        .ok_or_else(|| refuse("unknown_character", format!("there is no character {id}"), rules::SERVICE))
 }
 
 /// Whether the actor acts for `character`: its controller, or the GM (who controls every
@@ -216,7 +218,11 @@ pub(crate) fn acts_for(state: &ZoneRpgState, character: &CharacterState, ctx: &C
 }
 
 /// Refuse unless the actor acts for `character`.
-pub(crate) fn require_controller(state: &ZoneRpgState, character: &CharacterState, ctx: &Context) -> Result<(), RuleError> {
+pub(crate) fn require_controller(
+    state: &ZoneRpgState,
+    character: &CharacterState,
+    ctx: &Context,
+) -> Result<(), RuleError> {
     if acts_for(state, character, ctx) {
         Ok(())
     } else {
@@ -277,9 +283,9 @@ pub(crate) fn acting_member<'s>(state: &'s ZoneRpgState, id: &str) -> Result<&'s
     let turn = state.turn.as_ref().ok_or_else(|| {
         refuse("no_turn", "no turn is in progress: take a turn with a character first", rules::COMBAT_PROCEDURE)
     })?;
-    let member = turn.member(id).ok_or_else(|| {
-        refuse("not_its_turn", format!("it is not {id}'s turn"), rules::COMBAT_PROCEDURE)
-    })?;
+    let member = turn
+        .member(id)
+        .ok_or_else(|| refuse("not_its_turn", format!("it is not {id}'s turn"), rules::COMBAT_PROCEDURE))?;
     if !member.active {
         return Err(refuse(
             "turn_already_taken",

@@ -53,15 +53,24 @@ pub fn move_character(d: &mut Decision, id: &str, request: &MoveRequest) -> Resu
     nothing_pending(&d.state)?;
     let member = acting_member(&d.state, id)?.clone();
     if mover.riding.is_some() {
-        return Err(refuse("mounted", format!("{id} rides: it moves with its mount, or dismounts first"), rules::MOUNTS));
+        return Err(refuse(
+            "mounted",
+            format!("{id} rides: it moves with its mount, or dismounts first"),
+            rules::MOUNTS,
+        ));
     }
     if mover.grabbed_by.is_some() {
         return Err(refuse("grabbed", format!("{id} is grabbed and cannot move"), rules::NON_LETHAL));
     }
     if mover.morale == Morale::Broken {
-        return Err(refuse("morale_broken", format!("{id} failed its morale check: it must surrender or retreat"), rules::MORALE));
+        return Err(refuse(
+            "morale_broken",
+            format!("{id} failed its morale check: it must surrender or retreat"),
+            rules::MORALE,
+        ));
     }
-    let length = d.state.map.walk(&mover.zone, request.path).map_err(|why| refuse("cannot_walk", why, rules::TAKING_A_TURN))?;
+    let length =
+        d.state.map.walk(&mover.zone, request.path).map_err(|why| refuse("cannot_walk", why, rules::TAKING_A_TURN))?;
     let half_zones = length.saturating_mul(2);
     let sprint = member.sprint || request.sprint;
     let full = full_speed(mover.spec.speed, sprint);
@@ -195,7 +204,14 @@ fn walk_on(d: &mut Decision, walk: Walk) -> Result<(), RuleError> {
     moved(d, &walk, &walk.path, &movers, walk.at_border.clone(), walk.behind.clone())
 }
 
-fn moved(d: &mut Decision, walk: &Walk, path: &[String], movers: &[String], at_border: Option<String>, behind: Option<String>) -> Result<(), RuleError> {
+fn moved(
+    d: &mut Decision,
+    walk: &Walk,
+    path: &[String],
+    movers: &[String],
+    at_border: Option<String>,
+    behind: Option<String>,
+) -> Result<(), RuleError> {
     let from = d.state.character(&walk.character).map(|c| c.zone.clone()).unwrap_or_default();
     let length = d.state.map.walk(&from, path).map_err(|why| refuse("cannot_walk", why, rules::TAKING_A_TURN))?;
     let concealed = d.state.character(&walk.character).is_some_and(|c| c.concealed);

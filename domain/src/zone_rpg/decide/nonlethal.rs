@@ -1,10 +1,7 @@
 //! Non-lethal attacks (seed 001 "Non-lethal attacks"): disarm, shove and grapple, the STR save
 //! that resists them, and what size changes (seed 001 "Effects of size in combat").
 
-use super::{
-    damage::Damage,
-    refuse, Decision,
-};
+use super::{damage::Damage, refuse, Decision};
 use crate::{
     dice::RollOptions,
     zone_rpg::{
@@ -28,7 +25,12 @@ pub fn shove_reach(attacker: &CharacterState, target: &CharacterState) -> u32 {
 }
 
 /// Refuse a non-lethal attack the rules do not allow.
-pub fn validate(state: &ZoneRpgState, attacker: &CharacterState, target: &CharacterState, manoeuvre: &Manoeuvre) -> Result<(), RuleError> {
+pub fn validate(
+    state: &ZoneRpgState,
+    attacker: &CharacterState,
+    target: &CharacterState,
+    manoeuvre: &Manoeuvre,
+) -> Result<(), RuleError> {
     if attacker.spec.size < target.spec.size {
         return Err(refuse(
             "too_small",
@@ -46,7 +48,11 @@ pub fn validate(state: &ZoneRpgState, attacker: &CharacterState, target: &Charac
                 ));
             }
             if *take && !attacker.free_hand() {
-                return Err(refuse("no_free_hand", format!("{} has no free hand to grab it", attacker.id()), rules::NON_LETHAL));
+                return Err(refuse(
+                    "no_free_hand",
+                    format!("{} has no free hand to grab it", attacker.id()),
+                    rules::NON_LETHAL,
+                ));
             }
         }
         Manoeuvre::Shove { to, hazard } => {
@@ -65,19 +71,31 @@ pub fn validate(state: &ZoneRpgState, attacker: &CharacterState, target: &Charac
             }
             if let Some(hazard) = hazard {
                 if state.map.zone(destination).and_then(|z| z.hazard(hazard)).is_none() {
-                    return Err(refuse("unknown_hazard", format!("{destination} has no hazard {hazard}"), rules::NON_LETHAL));
+                    return Err(refuse(
+                        "unknown_hazard",
+                        format!("{destination} has no hazard {hazard}"),
+                        rules::NON_LETHAL,
+                    ));
                 }
             }
         }
         Manoeuvre::Grapple {} => {
             if attacker.grabbing.is_some() {
-                return Err(refuse("already_grabbing", format!("{} already holds someone", attacker.id()), rules::NON_LETHAL));
+                return Err(refuse(
+                    "already_grabbing",
+                    format!("{} already holds someone", attacker.id()),
+                    rules::NON_LETHAL,
+                ));
             }
             if target.grabbed_by.is_some() {
                 return Err(refuse("already_grabbed", format!("{} is already held", target.id()), rules::NON_LETHAL));
             }
             if !attacker.free_hand() {
-                return Err(refuse("no_free_hand", format!("{} has no free hand to grab with", attacker.id()), rules::NON_LETHAL));
+                return Err(refuse(
+                    "no_free_hand",
+                    format!("{} has no free hand to grab with", attacker.id()),
+                    rules::NON_LETHAL,
+                ));
             }
         }
     }
@@ -102,8 +120,15 @@ fn free_name(taker: &CharacterState, name: &str) -> String {
 
 /// Resolve a non-lethal attack that was not dodged: the STR save (none for a target smaller
 /// than the attacker), then the effect.
-pub fn resolve(d: &mut Decision, attack: u32, attacker_id: &str, target_id: &str, manoeuvre: &Manoeuvre) -> Result<(), RuleError> {
-    let (Some(attacker), Some(target)) = (d.state.character(attacker_id).cloned(), d.state.character(target_id).cloned())
+pub fn resolve(
+    d: &mut Decision,
+    attack: u32,
+    attacker_id: &str,
+    target_id: &str,
+    manoeuvre: &Manoeuvre,
+) -> Result<(), RuleError> {
+    let (Some(attacker), Some(target)) =
+        (d.state.character(attacker_id).cloned(), d.state.character(target_id).cloned())
     else {
         return Ok(());
     };
@@ -159,7 +184,13 @@ pub fn resolve(d: &mut Decision, attack: u32, attacker_id: &str, target_id: &str
     Ok(())
 }
 
-fn shove(d: &mut Decision, attacker: &CharacterState, target: &CharacterState, to: Option<&str>, hazard: Option<&str>) -> Result<(), RuleError> {
+fn shove(
+    d: &mut Decision,
+    attacker: &CharacterState,
+    target: &CharacterState,
+    to: Option<&str>,
+    hazard: Option<&str>,
+) -> Result<(), RuleError> {
     if attacker.spec.size > target.spec.size {
         // seed 001 "Effects of size in combat": "Larger characters shoving a smaller one
         // inflict d4 direct damage".
@@ -184,7 +215,10 @@ fn shove(d: &mut Decision, attacker: &CharacterState, target: &CharacterState, t
     }
     let zone = to.unwrap_or(&target.zone).to_string();
     if zone != target.zone {
-        for (grabber, held) in [(target.grabbed_by.clone(), Some(target.id().to_string())), (Some(target.id().to_string()), target.grabbing.clone())] {
+        for (grabber, held) in [
+            (target.grabbed_by.clone(), Some(target.id().to_string())),
+            (Some(target.id().to_string()), target.grabbing.clone()),
+        ] {
             if let (Some(grabber), Some(held)) = (grabber, held) {
                 d.emit(ZoneRpgEvent::GrabReleased { grabber, character: held, reason: "shoved apart".into() });
             }

@@ -130,7 +130,8 @@ fn counter(
         nonlethal::validate(&d.state, &reacting, &attacker, manoeuvre)?;
     }
     let ranged = manoeuvre.is_none() && weapon.as_ref().is_some_and(|w| w.ranged());
-    let mode = Mode { ranged, range: weapon.as_ref().map_or(0, |w| w.range), moving: false, counter: true, by_gm: true };
+    let mode =
+        Mode { ranged, range: weapon.as_ref().map_or(0, |w| w.range), moving: false, counter: true, by_gm: true };
     let shot = targeting::single(&d.state, &reacting, &attacker, mode).map_err(|refusal| {
         refuse(
             "counter_unsuitable",
@@ -140,10 +141,12 @@ fn counter(
     })?;
     let one_handed = manoeuvre.is_none()
         && weapon.as_ref().is_none_or(|w| w.natural || w.hands == crate::zone_rpg::character::gear::Hands::One);
-    let disarms_held = matches!(manoeuvre, Some(Manoeuvre::Disarm { .. })) && reacting.grabbing.as_deref() == Some(attacker.id());
+    let disarms_held =
+        matches!(manoeuvre, Some(Manoeuvre::Disarm { .. })) && reacting.grabbing.as_deref() == Some(attacker.id());
     let_go_unless(d, id, |g, h| keeps_hold(g, h, one_handed, disarms_held), "countered");
     if shot.needs_save {
-        let save = d.save(id, Ability::Wit, &format!("to hit {} with a counter (attack {})", attacker.id(), pending.attack))?;
+        let save =
+            d.save(id, Ability::Wit, &format!("to hit {} with a counter (attack {})", attacker.id(), pending.attack))?;
         let hits = save.passed;
         Ok((Some(save), hits))
     } else {
@@ -234,14 +237,22 @@ pub fn decline(d: &mut Decision, id: &str) -> Result<(), RuleError> {
             return Err(refuse("stunt_pending", "the stunt must be answered first", rules::STUNTS));
         }
         if pending.target(id).is_none_or(|t| t.decided) {
-            return Err(refuse("nothing_to_decline", format!("{id} has nothing to decide on this attack"), rules::REACTING));
+            return Err(refuse(
+                "nothing_to_decline",
+                format!("{id} has nothing to decide on this attack"),
+                rules::REACTING,
+            ));
         }
         d.emit(ZoneRpgEvent::Declined { characters: vec![id.to_string()], attack: Some(pending.attack), by_gm: false });
         return Ok(());
     }
     if let Some(interrupted) = d.state.interrupted_move.clone() {
         if !interrupted.threats.iter().any(|t| t.character == id && !t.decided) {
-            return Err(refuse("nothing_to_decline", format!("{id} has nothing to decide on this move"), rules::OPPORTUNITY));
+            return Err(refuse(
+                "nothing_to_decline",
+                format!("{id} has nothing to decide on this move"),
+                rules::OPPORTUNITY,
+            ));
         }
         d.emit(ZoneRpgEvent::Declined { characters: vec![id.to_string()], attack: None, by_gm: false });
         return Ok(());

@@ -51,7 +51,8 @@ fn dodged(target: &PendingTarget) -> bool {
 pub fn resolve(d: &mut Decision) -> Result<(), RuleError> {
     let Some(pending) = d.state.pending_attack.clone() else { return Ok(()) };
     let Some(attacker) = d.state.character(&pending.attacker).cloned() else { return Ok(()) };
-    let dodgers: Vec<String> = pending.targets.iter().filter(|t| dodged(t)).map(|t| t.target.character.clone()).collect();
+    let dodgers: Vec<String> =
+        pending.targets.iter().filter(|t| dodged(t)).map(|t| t.target.character.clone()).collect();
     let struck: Vec<PendingTarget> = pending.targets.iter().filter(|t| !dodged(t)).cloned().collect();
     let counter = counter_of(d, &pending);
     match &pending.form {
@@ -98,7 +99,14 @@ fn resolved(
 
 /// The damage `by` rolls against `target` with `weapon` (seed 001 "Attacking", "Cover",
 /// "Effects of size in combat").
-fn damage_against(d: &Decision, by: &CharacterState, target: &CharacterState, weapon: Option<&WeaponSpec>, impaired: bool, dice: u32) -> Damage {
+fn damage_against(
+    d: &Decision,
+    by: &CharacterState,
+    target: &CharacterState,
+    weapon: Option<&WeaponSpec>,
+    impaired: bool,
+    dice: u32,
+) -> Damage {
     let ranged = weapon.is_some_and(WeaponSpec::ranged);
     let penetrating = weapon.is_some_and(|w| w.penetrating);
     let cover = targeting::covered(&d.state, by, target, false, ranged, penetrating);
@@ -120,7 +128,12 @@ fn damage_against(d: &Decision, by: &CharacterState, target: &CharacterState, we
 
 /// The attack's damage rolls against each target struck: one shared roll for a blast, reduced by
 /// each target's own armour and cover.
-fn attack_rolls(d: &mut Decision, pending: &PendingAttack, attacker: &CharacterState, struck: &[PendingTarget]) -> Result<(Vec<DamageRoll>, Vec<DamageRoll>), RuleError> {
+fn attack_rolls(
+    d: &mut Decision,
+    pending: &PendingAttack,
+    attacker: &CharacterState,
+    struck: &[PendingTarget],
+) -> Result<(Vec<DamageRoll>, Vec<DamageRoll>), RuleError> {
     let weapon = pending.weapon.as_deref().and_then(|name| attacker.weapon(name)).map(|w| w.weapon.clone());
     let mut rolls = Vec::new();
     if pending.blast {
@@ -175,7 +188,8 @@ fn damage_exchange(
     let counter_roll = match &counter {
         Some(counter) if counter.manoeuvre.is_none() => {
             let (dice, _) = size_scaling(counter.character.spec.size, attacker.spec.size, false);
-            let damage = damage_against(d, &counter.character, attacker, counter.weapon.as_ref(), counter.impaired, dice);
+            let damage =
+                damage_against(d, &counter.character, attacker, counter.weapon.as_ref(), counter.impaired, dice);
             Some(d.roll_damage(&damage)?)
         }
         _ => None,
@@ -228,7 +242,12 @@ fn damage_exchange(
     }
     break_damaged(d, attacker, pending.weapon.as_deref(), &recorded);
     if let (Some(counter), Some(roll)) = (&counter, &counter_roll) {
-        break_damaged(d, &counter.character, counter.weapon.as_ref().map(|w| w.name.as_str()), std::slice::from_ref(roll));
+        break_damaged(
+            d,
+            &counter.character,
+            counter.weapon.as_ref().map(|w| w.name.as_str()),
+            std::slice::from_ref(roll),
+        );
     }
     Ok(())
 }
@@ -249,11 +268,20 @@ fn non_lethal_exchange(
         // still standing (seed 001 "Non-lethal attacks": "Since Theobald is still standing").
         Some(counter) if counter.manoeuvre.is_none() => {
             let (dice, _) = size_scaling(counter.character.spec.size, attacker.spec.size, false);
-            let damage = damage_against(d, &counter.character, attacker, counter.weapon.as_ref(), counter.impaired, dice);
+            let damage =
+                damage_against(d, &counter.character, attacker, counter.weapon.as_ref(), counter.impaired, dice);
             let roll = d.roll_damage(&damage)?;
             let downed = hit_outcome(d.state.options.critical_damage, attacker, roll.suffered).downs(attacker);
             let next_word = d.next_word();
-            d.emit(resolved(pending, vec![roll.clone()], dodged, Some(Exchange::CounterFirst), !downed, Some(true), next_word));
+            d.emit(resolved(
+                pending,
+                vec![roll.clone()],
+                dodged,
+                Some(Exchange::CounterFirst),
+                !downed,
+                Some(true),
+                next_word,
+            ));
             d.hit(&roll, Some(attack), false);
             if let (false, Some(target)) = (downed, &target) {
                 nonlethal::resolve(d, attack, attacker.id(), target, manoeuvre)?;

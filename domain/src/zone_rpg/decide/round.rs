@@ -2,9 +2,7 @@
 //! who acts first, factions alternating a turn with one character or a pass, forced passes, and
 //! the end of the round when every faction has passed in a row.
 
-use super::{
-    acts_for, character, morale, nothing_pending, refuse, require_controller, require_faction, Decision,
-};
+use super::{acts_for, character, morale, nothing_pending, refuse, require_controller, require_faction, Decision};
 use crate::{
     zone_rpg::{
         event::ZoneRpgEvent,
@@ -52,11 +50,7 @@ fn your_go(d: &Decision, faction: &str) -> Result<(), RuleError> {
         return Err(refuse("not_in_round", "no round is being played: start one first", rules::COMBAT_PROCEDURE));
     }
     if d.state.turn.is_some() {
-        return Err(refuse(
-            "turn_in_progress",
-            "a turn is in progress: end it first",
-            rules::COMBAT_PROCEDURE,
-        ));
+        return Err(refuse("turn_in_progress", "a turn is in progress: end it first", rules::COMBAT_PROCEDURE));
     }
     nothing_pending(&d.state)?;
     match d.state.current_faction.as_deref() {

@@ -56,7 +56,11 @@ pub fn create(state: &ZoneRpgState, setup: &Setup, ctx: &Context) -> Result<Vec<
         return Err(refuse("already_exists", "this stream already holds a fight", rules::SERVICE));
     }
     if !(setup.seed_commitment.len() == 64 && setup.seed_commitment.bytes().all(|b| b.is_ascii_hexdigit())) {
-        return Err(refuse("seed_commitment_malformed", "the seed commitment must be 64 hexadecimal digits", rules::SERVICE));
+        return Err(refuse(
+            "seed_commitment_malformed",
+            "the seed commitment must be 64 hexadecimal digits",
+            rules::SERVICE,
+        ));
     }
     let map = ZoneMap { zones: setup.zones.to_vec(), borders: setup.borders.to_vec() };
     check_zones(&map)?;
@@ -110,23 +114,39 @@ fn check_zones(map: &ZoneMap) -> Result<(), RuleError> {
                 ));
             }
             if !inside.insert(feature.name.as_str()) {
-                return Err(refuse("duplicate_feature", format!("{} has two {}", zone.name, feature.name), rules::SERVICE));
+                return Err(refuse(
+                    "duplicate_feature",
+                    format!("{} has two {}", zone.name, feature.name),
+                    rules::SERVICE,
+                ));
             }
         }
         for hazard in &zone.hazards {
             check_name("hazard", &hazard.name)?;
             if !inside.insert(hazard.name.as_str()) {
-                return Err(refuse("duplicate_feature", format!("{} has two {}", zone.name, hazard.name), rules::SERVICE));
+                return Err(refuse(
+                    "duplicate_feature",
+                    format!("{} has two {}", zone.name, hazard.name),
+                    rules::SERVICE,
+                ));
             }
         }
         if zone.at.is_some_and(|at| at.x > 100 || at.y > 100) {
-            return Err(refuse("map_point", format!("{} is drawn at 0 to 100 across and down", zone.name), rules::SERVICE));
+            return Err(refuse(
+                "map_point",
+                format!("{} is drawn at 0 to 100 across and down", zone.name),
+                rules::SERVICE,
+            ));
         }
     }
     for (index, border) in map.borders.iter().enumerate() {
         for end in [&border.a, &border.b] {
             if map.zone(end).is_none() {
-                return Err(refuse("unknown_zone", format!("a border names {end}, which is not a zone"), rules::SERVICE));
+                return Err(refuse(
+                    "unknown_zone",
+                    format!("a border names {end}, which is not a zone"),
+                    rules::SERVICE,
+                ));
             }
         }
         if border.a == border.b {
@@ -161,7 +181,11 @@ fn check_factions(factions: &[FactionSpec], initiative: &InitiativeSpec) -> Resu
             check_name("controller", controller)?;
         }
         if !names.insert(faction.name.as_str()) {
-            return Err(refuse("duplicate_faction", format!("two factions are named {}", faction.name), rules::SERVICE));
+            return Err(refuse(
+                "duplicate_faction",
+                format!("two factions are named {}", faction.name),
+                rules::SERVICE,
+            ));
         }
     }
     if let InitiativeSpec::Faction { faction } = initiative {
@@ -208,7 +232,11 @@ pub fn roll_initiative(d: &mut Decision) -> Result<(), RuleError> {
         return Err(refuse("initiative_known", "the initiative is already held", rules::COMBAT_PROCEDURE));
     }
     if d.state.phase != Phase::Ready {
-        return Err(refuse("initiative_known", "the initiative is settled before the first round", rules::COMBAT_PROCEDURE));
+        return Err(refuse(
+            "initiative_known",
+            "the initiative is settled before the first round",
+            rules::COMBAT_PROCEDURE,
+        ));
     }
     let count = u32::try_from(d.state.factions.len()).unwrap_or(u32::MAX);
     let roll = d.roll(count, "initiative: factions numbered from 1 in their order")?;

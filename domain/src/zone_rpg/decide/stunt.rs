@@ -29,7 +29,11 @@ pub fn answer(d: &mut Decision, accept: bool) -> Result<(), RuleError> {
     };
     let target = character(&d.state, &target.target.character)?.clone();
     require_controller(&d.state, &target, d.ctx)?;
-    d.emit(ZoneRpgEvent::StuntAnswered { attack: pending.attack, character: target.id().to_string(), accepted: accept });
+    d.emit(ZoneRpgEvent::StuntAnswered {
+        attack: pending.attack,
+        character: target.id().to_string(),
+        accepted: accept,
+    });
     if accept {
         let dropped = stunt.disarm.clone().filter(|w| target.weapon(w).is_some_and(|w| w.weapon.held));
         d.emit(ZoneRpgEvent::StuntApplied {

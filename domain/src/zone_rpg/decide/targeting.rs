@@ -72,7 +72,12 @@ pub struct Mode {
 }
 
 /// Whether `target` is an enemy `attacker` may aim at, and what hitting it takes.
-pub fn single(state: &ZoneRpgState, attacker: &CharacterState, target: &CharacterState, mode: Mode) -> Result<Shot, RuleError> {
+pub fn single(
+    state: &ZoneRpgState,
+    attacker: &CharacterState,
+    target: &CharacterState,
+    mode: Mode,
+) -> Result<Shot, RuleError> {
     if target.id() == attacker.id() {
         return Err(refuse("own_target", "a character cannot attack itself", rules::ATTACKING));
     }
@@ -158,16 +163,29 @@ pub fn in_range(distance: u32, range: u32, from: Size, at: Size) -> (bool, bool)
 
 /// Whether a ranged blast can reach `zone` and whether a WIT save is needed (size never
 /// changes a blast's range).
-pub fn blast_zone(state: &ZoneRpgState, attacker: &CharacterState, zone: &str, range: u32, moving: bool) -> Result<bool, RuleError> {
-    let route = state
-        .map
-        .route(&attacker.zone, zone)
-        .ok_or_else(|| refuse("out_of_range", format!("{zone} cannot be reached from {}", attacker.zone), rules::BLAST))?;
+pub fn blast_zone(
+    state: &ZoneRpgState,
+    attacker: &CharacterState,
+    zone: &str,
+    range: u32,
+    moving: bool,
+) -> Result<bool, RuleError> {
+    let route = state.map.route(&attacker.zone, zone).ok_or_else(|| {
+        refuse("out_of_range", format!("{zone} cannot be reached from {}", attacker.zone), rules::BLAST)
+    })?;
     if route.distance > range {
-        return Err(refuse("out_of_range", format!("{zone} is {} zones away, beyond range", route.distance), rules::BLAST));
+        return Err(refuse(
+            "out_of_range",
+            format!("{zone} is {} zones away, beyond range", route.distance),
+            rules::BLAST,
+        ));
     }
     if route.distance > 0 && route.protection == Protection::Barrier {
-        return Err(refuse("blocked_by_barrier", format!("a barrier stands between {} and {zone}", attacker.id()), rules::COVER));
+        return Err(refuse(
+            "blocked_by_barrier",
+            format!("a barrier stands between {} and {zone}", attacker.id()),
+            rules::COVER,
+        ));
     }
     let beyond_half = route.distance * 2 > range;
     if beyond_half && moving {
@@ -201,7 +219,14 @@ pub fn blast_targets(state: &ZoneRpgState, attacker: &CharacterState, zone: &str
 /// border the attack crosses, or a feature the target is behind (not against a melee attack
 /// from its own zone, and not against a blast for a border), unless the weapon penetrates it.
 /// A counter against an attacker peeking from behind a barrier treats the barrier as cover.
-pub fn covered(state: &ZoneRpgState, attacker: &CharacterState, target: &CharacterState, blast: bool, ranged: bool, penetrating: bool) -> bool {
+pub fn covered(
+    state: &ZoneRpgState,
+    attacker: &CharacterState,
+    target: &CharacterState,
+    blast: bool,
+    ranged: bool,
+    penetrating: bool,
+) -> bool {
     if penetrating {
         return false;
     }

@@ -31,11 +31,8 @@ impl ZoneMap {
             distance[from] = Some(0);
         }
         loop {
-            let next = (0..count)
-                .filter(|&i| !done[i])
-                .filter_map(|i| distance[i].map(|d| (d, i)))
-                .min()
-                .map(|(_, i)| i);
+            let next =
+                (0..count).filter(|&i| !done[i]).filter_map(|i| distance[i].map(|d| (d, i))).min().map(|(_, i)| i);
             let Some(current) = next else { break };
             done[current] = true;
             let here = distance[current].unwrap_or(0);

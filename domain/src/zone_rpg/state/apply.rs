@@ -167,7 +167,14 @@ impl ZoneRpgState {
                 self.dice.advance(*next_word);
             }
             E::CharacterHit {
-                character, health, incapacitated, killed, armour_used, surrender_ended, next_word, ..
+                character,
+                health,
+                incapacitated,
+                killed,
+                armour_used,
+                surrender_ended,
+                next_word,
+                ..
             } => {
                 self.dice.advance(*next_word);
                 if let Some(hit) = self.character_mut(character) {
@@ -524,7 +531,9 @@ impl ZoneRpgState {
         };
         self.dice.advance(*next_word);
         self.spend_reaction(character);
-        if let (ReactionChoice::Counter { weapon: Some(name), .. }, Some(counterer)) = (reaction, self.character_mut(character)) {
+        if let (ReactionChoice::Counter { weapon: Some(name), .. }, Some(counterer)) =
+            (reaction, self.character_mut(character))
+        {
             if let Some(used) = counterer.weapons.iter_mut().find(|w| w.weapon.name == *name && !w.destroyed) {
                 used.used = true;
             }
