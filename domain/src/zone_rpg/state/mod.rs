@@ -3,6 +3,10 @@
 
 mod apply;
 pub mod character;
+mod fold_attacks;
+mod fold_combat;
+mod fold_gear;
+mod fold_turns;
 pub mod pending;
 pub mod turn;
 
