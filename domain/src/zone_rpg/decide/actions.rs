@@ -4,8 +4,10 @@
 
 use super::{
     acting_member,
-    attack::{keeps_hold, let_go_unless, may_spend},
-    character, moving, nothing_pending, refuse, require_controller, Decision,
+    budget::may_spend,
+    character,
+    grab::{keeps_hold, let_go_unless},
+    moving, nothing_pending, refuse, require_controller, Decision,
 };
 use crate::{
     zone_rpg::{

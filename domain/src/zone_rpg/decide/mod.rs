@@ -9,17 +9,25 @@
 
 mod actions;
 mod attack;
+mod authority;
+mod budget;
 mod damage;
+mod declare;
+mod grab;
 mod judge;
 mod morale;
+mod mounts;
 mod moving;
 mod nonlethal;
 mod reaction;
 mod resolve;
+mod rolls;
 mod round;
 mod setup;
+mod shove;
 mod stunt;
 mod targeting;
+mod windows;
 
 use super::{
     command::ZoneRpgCommand,
@@ -30,6 +38,7 @@ use super::{
 };
 use crate::{dice::Draw, Context, RuleError};
 
+pub(crate) use authority::{acts_for, forbid, require_controller, require_faction, require_gm};
 pub(crate) use setup::{check_name, MAX_CHARACTERS, MAX_NUMBER, MAX_WEAPONS};
 
 /// The error-code namespace.
@@ -72,8 +81,8 @@ pub fn decide(
             let request = moving::MoveRequest { path, sprint: *sprint, sneak: *sneak, at_border, behind };
             moving::move_character(d, character, &request)?;
         }
-        C::Mount { character, mount } => moving::mount(d, character, mount)?,
-        C::Dismount { character } => moving::dismount(d, character)?,
+        C::Mount { character, mount } => mounts::mount(d, character, mount)?,
+        C::Dismount { character } => mounts::dismount(d, character)?,
         C::Attack { attacker, weapon, target, impaired, death_blow, stunt } => {
             let request = attack::AttackRequest {
                 attacker,
@@ -89,17 +98,17 @@ pub fn decide(
         C::ApproveStunt { approved } => stunt::approve(d, *approved)?,
         C::AnswerStunt { accept } => stunt::answer(d, *accept)?,
         C::React { character, reaction } => reaction::react(d, character, reaction)?,
-        C::Decline { character } => reaction::decline(d, character)?,
-        C::CloseWindow {} => reaction::close_window(d)?,
+        C::Decline { character } => windows::decline(d, character)?,
+        C::CloseWindow {} => windows::close_window(d)?,
         C::OpportunityAttack { attacker, target, weapon, impaired, manoeuvre } => {
-            let request = attack::Opportunity {
+            let request = declare::Opportunity {
                 attacker,
                 target,
                 weapon: weapon.as_deref(),
                 impaired: *impaired,
                 manoeuvre: manoeuvre.as_ref(),
             };
-            attack::opportunity(d, &request)?;
+            declare::opportunity(d, &request)?;
         }
         C::Perform { character, action, description } => actions::perform(d, character, action, description)?,
         C::BreakFree { character } => actions::break_free(d, character)?,
@@ -190,54 +199,11 @@ pub(crate) fn refuse(code: &str, message: impl Into<String>, rule: &str) -> Rule
     RuleError::new(format!("{CODE_PREFIX}.{code}"), message, rule)
 }
 
-/// A refusal for lack of authority (403).
-pub(crate) fn forbid(code: &str, message: impl Into<String>) -> RuleError {
-    RuleError::forbidden(format!("{CODE_PREFIX}.{code}"), message, rules::SERVICE)
-}
-
-/// Refuse unless the actor is the GM.
-pub(crate) fn require_gm(ctx: &Context, action: &str) -> Result<(), RuleError> {
-    if ctx.actor.is_judge() {
-        Ok(())
-    } else {
-        Err(forbid("gm_only", format!("only the GM may {action}")))
-    }
-}
-
 /// The character `id`.
 pub(crate) fn character<'s>(state: &'s ZoneRpgState, id: &str) -> Result<&'s CharacterState, RuleError> {
     state
         .character(id)
         .ok_or_else(|| refuse("unknown_character", format!("there is no character {id}"), rules::SERVICE))
-}
-
-/// Whether the actor acts for `character`: its controller, or the GM (who controls every
-/// character no player does).
-pub(crate) fn acts_for(state: &ZoneRpgState, character: &CharacterState, ctx: &Context) -> bool {
-    ctx.actor.is_judge() || state.controller_of(character).is_some_and(|player| ctx.actor.is_player(player))
-}
-
-/// Refuse unless the actor acts for `character`.
-pub(crate) fn require_controller(
-    state: &ZoneRpgState,
-    character: &CharacterState,
-    ctx: &Context,
-) -> Result<(), RuleError> {
-    if acts_for(state, character, ctx) {
-        Ok(())
-    } else {
-        let by = state.controller_of(character).map_or("the GM".to_string(), |player| player.to_string());
-        Err(forbid("not_your_character", format!("{} is controlled by {by}", character.id())))
-    }
-}
-
-/// Refuse unless the actor acts for `faction`: the GM, or one of its players.
-pub(crate) fn require_faction(state: &ZoneRpgState, faction: &str, ctx: &Context) -> Result<(), RuleError> {
-    if ctx.actor.is_judge() || state.players_of(faction).iter().any(|player| ctx.actor.is_player(player)) {
-        Ok(())
-    } else {
-        Err(forbid("not_your_faction", format!("only the GM or a player of {faction} may decide for it")))
-    }
 }
 
 /// Refuse while an attack or an interrupted move waits.
