@@ -8,6 +8,7 @@
 //! readings"); where referees differ the GM picks the reading in the [`options`].
 
 pub mod character;
+pub mod choices;
 pub mod command;
 pub mod decide;
 pub mod die;
