@@ -69,7 +69,7 @@ fn numbers(character: &CharacterSpec) -> Result<(), RuleError> {
     }
     if character.speed > 100 || character.carries > 100 || character.extra_reactions > 10 {
         return Err(refuse(
-            "out_of_range",
+            "limit",
             format!("{id}: speed and carrying are at most 100, extra reactions at most 10"),
             rules::SERVICE,
         ));
@@ -94,7 +94,7 @@ fn gear(character: &CharacterSpec) -> Result<(), RuleError> {
         }
         if weapon.range > MAX_NUMBER {
             return Err(refuse(
-                "out_of_range",
+                "limit",
                 format!("{}'s range is at most {MAX_NUMBER}", weapon.name),
                 rules::SERVICE,
             ));

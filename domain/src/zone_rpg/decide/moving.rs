@@ -145,7 +145,7 @@ fn threats(d: &Decision, zone: &str, movers: &[String]) -> Vec<String> {
         .characters
         .iter()
         .filter(|c| c.zone == zone && c.faction() != mover.faction() && !movers.iter().any(|m| m == c.id()))
-        .filter(|c| c.can_react() && !c.concealed && c.riding.is_none())
+        .filter(|c| c.can_react() && !c.concealed)
         .map(|c| c.id().to_string())
         .collect()
 }

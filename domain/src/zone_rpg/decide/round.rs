@@ -57,7 +57,7 @@ fn your_go(d: &Decision, faction: &str) -> Result<(), RuleError> {
         Some(current) if current == faction => Ok(()),
         current => Err(refuse(
             "not_your_go",
-            format!("it is {}'s go, not {faction}'s", current.unwrap_or("nobody")),
+            format!("{} is to take a turn or pass now, not {faction}", current.unwrap_or("nobody")),
             rules::COMBAT_PROCEDURE,
         )),
     }
@@ -88,7 +88,7 @@ pub fn take_turn(d: &mut Decision, id: &str) -> Result<(), RuleError> {
         return Err(refuse(
             "cannot_act",
             format!("{id} cannot take a turn: it is incapacitated, dead, surrendering or gone"),
-            rules::ATTACKING,
+            rules::COMBAT_PROCEDURE,
         ));
     }
     let characters = d.state.turn_group(&taker);
