@@ -111,7 +111,7 @@ fn pick(list: &[String], index: usize) -> String {
 fn actor(fight: &Fight, ids: &[String], index: usize) -> String {
     let in_turn = fight.state.turn.as_ref().and_then(|turn| turn.members.iter().find(|m| m.active && !m.done));
     match in_turn {
-        Some(member) if index % 4 != 0 => member.character.clone(),
+        Some(member) if index & 3 != 0 => member.character.clone(),
         _ => pick(ids, index),
     }
 }
@@ -126,7 +126,7 @@ fn foe(fight: &Fight, ids: &[String], of: &str, index: usize) -> String {
         .filter(|c| c.faction() != faction && c.present())
         .map(|c| c.id().to_string())
         .collect();
-    if enemies.is_empty() || index % 4 == 0 {
+    if enemies.is_empty() || index & 3 == 0 {
         pick(ids, index)
     } else {
         pick(&enemies, index)
@@ -150,7 +150,7 @@ fn command(fight: &Fight, op: &Op) -> Option<C> {
             let from = fight.character(&id).zone.clone();
             let to = pick(&zones, *z);
             let path = if to == from { vec![] } else { vec![to] };
-            C::Move { character: id, path, sprint: *z % 3 == 0, sneak: *sneak, at_border: None, behind: None }
+            C::Move { character: id, path, sprint: *z == 3, sneak: *sneak, at_border: None, behind: None }
         }
         Op::Attack(a, w, t) => {
             let attacker = actor(fight, &ids, *a);
@@ -176,7 +176,7 @@ fn command(fight: &Fight, op: &Op) -> Option<C> {
             // Mostly a target that has yet to decide, sometimes anyone.
             let undecided = pending.targets.iter().find(|t| !t.decided).map(|t| t.target.character.clone());
             let id = match undecided {
-                Some(target) if *c % 4 != 0 => target,
+                Some(target) if *c & 3 != 0 => target,
                 _ => pick(&ids, *c),
             };
             let other = pick(&ids, *o);
@@ -209,7 +209,7 @@ fn command(fight: &Fight, op: &Op) -> Option<C> {
         Op::Retreat(c) => C::Retreat { character: pick(&ids, *c) },
         Op::Hurt(c, change) => C::AdjustHealth { character: pick(&ids, *c), change: *change, reason: "a power".into() },
         Op::Mount(c, m) => {
-            if *m % 2 == 0 {
+            if *m & 1 == 0 {
                 C::Mount { character: pick(&ids, *c), mount: "horse".into() }
             } else {
                 C::Dismount { character: pick(&ids, *c) }
@@ -218,7 +218,7 @@ fn command(fight: &Fight, op: &Op) -> Option<C> {
         Op::Chase(f, p) => C::ResolveChase {
             fleeing: vec![pick(&ids, *f)],
             pursuers: vec![pick(&ids, *p)],
-            edge: (*f % 2 == 0).then_some(ChaseEdge::Even),
+            edge: (*f & 1 == 0).then_some(ChaseEdge::Even),
         },
         Op::Stunt(approve) => match fight.state.pending_attack.as_ref().map(|p| p.stage) {
             Some(AttackStage::StuntApproval) => C::ApproveStunt { approved: *approve },

@@ -93,11 +93,7 @@ fn gear(character: &CharacterSpec) -> Result<(), RuleError> {
             ));
         }
         if weapon.range > MAX_NUMBER {
-            return Err(refuse(
-                "limit",
-                format!("{}'s range is at most {MAX_NUMBER}", weapon.name),
-                rules::SERVICE,
-            ));
+            return Err(refuse("limit", format!("{}'s range is at most {MAX_NUMBER}", weapon.name), rules::SERVICE));
         }
     }
     if let Some(shield) = &character.shield {

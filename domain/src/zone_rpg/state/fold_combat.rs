@@ -101,13 +101,11 @@ impl ZoneRpgState {
                     shoved.riding = None;
                 }
             }
-            E::HazardStruck { character, kills, .. } => {
-                if *kills {
-                    if let Some(struck) = self.character_mut(character) {
-                        struck.dead = true;
-                    }
-                    self.after_harm(character);
+            E::HazardStruck { character, kills: true, .. } => {
+                if let Some(struck) = self.character_mut(character) {
+                    struck.dead = true;
                 }
+                self.after_harm(character);
             }
             E::Grabbed { grabber, character } => {
                 if let Some(holder) = self.character_mut(grabber) {
