@@ -281,3 +281,18 @@ fn a_larger_shove_inflicts_d4_direct_damage_and_reaches_farther_per_seed_001_eff
     let roll = roll.as_ref().unwrap();
     assert_eq!((roll.die.as_str(), roll.direct), ("d4", true));
 }
+
+#[test]
+fn a_bite_that_finds_a_larger_target_behind_whom_its_victim_hid_counts_its_dice_again_per_seed_001_effects_of_size_in_combat(
+) {
+    let setup = lair(vec![wyrm("lair"), hero("knight", Size::Medium), hero("halfling", Size::Small)]);
+    let mut fight = given(&setup, 0);
+    fight.start_round(BANDITS);
+    fight.gm(take_turn("wyrm"));
+    fight.gm(attack("wyrm", Some("bite"), "halfling"));
+    let reaction = herald_domain::zone_rpg::command::ReactionChoice::HideBehind { character: "knight".into() };
+    fight.gm(react("halfling", reaction));
+    fight.gm(C::CloseWindow {});
+    let E::AttackResolved { rolls, .. } = find(&fight.events, "zone-rpg.AttackResolved") else { unreachable!() };
+    assert_eq!(dice_against(rolls), [("knight".to_string(), 2)], "2d8 against the medium knight, not 4d8");
+}

@@ -3,6 +3,7 @@
 
 use super::{
     character,
+    damage::size_scaling,
     grab::{keeps_hold, let_go_unless},
     nonlethal, refuse, require_controller,
     targeting::{self, Mode},
@@ -185,7 +186,7 @@ fn hide_behind(d: &mut Decision, pending: &PendingAttack, id: &str, behind: &str
     if !grabbed_enemy {
         let_go_unless(d, id, |g, h| keeps_hold(g, h, false, false), "hid behind someone else");
     }
-    let entry = pending.target(id).map_or(1, |t| t.target.dice);
+    let entry = dice_for(d, pending, pending.target(id).map_or(1, |t| t.target.dice), behind);
     let can_react = shield.can_react() && !pending.reacted.iter().any(|r| r == behind);
     Ok(Targeted { character: behind.to_string(), dice: entry, can_react })
 }
@@ -221,10 +222,24 @@ fn guard(d: &mut Decision, pending: &PendingAttack, id: &str, target: &str, extr
         reaction: ReactionChoice::Guard { target: target.to_string() },
         save: None,
         counter_hits: None,
-        new_target: Some(Targeted { character: id.to_string(), dice: entry.target.dice, can_react: false }),
+        new_target: Some(Targeted {
+            character: id.to_string(),
+            dice: dice_for(d, pending, entry.target.dice, id),
+            can_react: false,
+        }),
         replaces: Some(target.to_string()),
         extra,
         next_word,
     });
     Ok(())
+}
+
+/// The damage dice a new target takes: a single-target attack's dice are counted again for its
+/// size (seed 001 "Effects of size in combat"); a distributed attack keeps the share.
+fn dice_for(d: &Decision, pending: &PendingAttack, share: u32, new_target: &str) -> u32 {
+    let single = pending.targets.len() == 1 && !pending.blast && matches!(pending.form, AttackForm::Damage {});
+    match (single, d.state.character(&pending.attacker), d.state.character(new_target)) {
+        (true, Some(attacker), Some(target)) => size_scaling(attacker.spec.size, target.spec.size, false).0,
+        _ => share,
+    }
 }
