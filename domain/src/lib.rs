@@ -19,6 +19,7 @@ pub mod ruleset;
 pub mod svg;
 pub mod viewer;
 pub mod warmachine;
+pub mod zone_rpg;
 
 pub use actor::{Actor, Role};
 pub use decider::{event_type_of, Context, Decider, DiceCursor, EventType};

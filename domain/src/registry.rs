@@ -9,6 +9,7 @@ use crate::{
     percentile_skirmish::battle::PercentileSkirmish,
     ruleset::{AnyRuleset, Registered, StreamKind},
     warmachine::battle::Warmachine,
+    zone_rpg::ZoneRpg,
 };
 
 /// Every registered ruleset, campaigns first, then battles in the order clients see them listed.
@@ -16,6 +17,7 @@ pub static RULESETS: &[&dyn AnyRuleset] = &[
     &Registered::<CoalitionCampaign>::NEW,
     &Registered::<CoalitionBattle>::NEW,
     &Registered::<Warmachine>::NEW,
+    &Registered::<ZoneRpg>::NEW,
     &Registered::<PercentileSkirmish>::NEW,
 ];
 

@@ -20,3 +20,4 @@ mod smoke;
 mod tamper;
 mod time_travel;
 mod warmachine;
+mod zone_rpg;

@@ -1,0 +1,228 @@
+//! The zone map as SVG (`GET /v1/battles/{id}/zones.svg`): zones as circles (dark ones shaded),
+//! borders as lines drawn by what stands on them (dashed for cover, thick for a barrier, dotted
+//! red when it cannot be crossed, with its length when more than one zone), and in each zone
+//! the characters the reader may see with their health and state, the features, hazards and
+//! items. Concealed characters are left out for readers on the other side.
+
+use std::{f64::consts::PI, fmt::Write};
+
+use super::{
+    map::{Light, Protection},
+    redact::sees_position,
+    state::{character::CharacterState, Phase, ZoneRpgState},
+};
+use crate::{svg::escape, viewer::Viewer};
+
+/// Width of the drawing.
+const WIDTH: f64 = 960.0;
+/// Height of the map part.
+const MAP_HEIGHT: f64 = 700.0;
+/// Room above the map for the caption.
+const TOP: f64 = 40.0;
+/// Margin around the map.
+const MARGIN: f64 = 110.0;
+/// A zone's radius.
+const RADIUS: f64 = 78.0;
+/// Height of one text line.
+const LINE: f64 = 12.0;
+/// Faction colours, in the order the factions are listed.
+const COLOURS: [&str; 8] = ["#1f5fbf", "#c0392b", "#2e8b3d", "#8e44ad", "#d35400", "#16a085", "#b7950b", "#6d4c41"];
+
+fn num(value: f64) -> String {
+    format!("{:.1}", value)
+}
+
+/// Where each zone is drawn: where the GM placed it, or evenly on a circle.
+fn centres(state: &ZoneRpgState) -> Vec<(f64, f64)> {
+    let count = state.map.zones.len().max(1) as f64;
+    state
+        .map
+        .zones
+        .iter()
+        .enumerate()
+        .map(|(index, zone)| match zone.at {
+            Some(at) => (
+                MARGIN + f64::from(at.x) / 100.0 * (WIDTH - 2.0 * MARGIN),
+                TOP + MARGIN + f64::from(at.y) / 100.0 * (MAP_HEIGHT - 2.0 * MARGIN),
+            ),
+            None if state.map.zones.len() == 1 => (WIDTH / 2.0, TOP + MAP_HEIGHT / 2.0),
+            None => {
+                let angle = -PI / 2.0 + 2.0 * PI * index as f64 / count;
+                let radius = (MAP_HEIGHT / 2.0 - MARGIN).max(RADIUS);
+                (WIDTH / 2.0 + radius * 1.4 * angle.cos(), TOP + MAP_HEIGHT / 2.0 + radius * angle.sin())
+            }
+        })
+        .collect()
+}
+
+fn colour(state: &ZoneRpgState, faction: &str) -> &'static str {
+    let index = state.factions.iter().position(|f| f.name == faction).unwrap_or(0);
+    COLOURS[index % COLOURS.len()]
+}
+
+fn label(character: &CharacterState) -> String {
+    let mut marks = Vec::new();
+    if character.dead {
+        marks.push("dead");
+    } else if character.incapacitated {
+        marks.push("incapacitated");
+    }
+    if character.surrendered {
+        marks.push("surrendered");
+    }
+    if character.concealed {
+        marks.push("concealed");
+    }
+    if character.grabbed_by.is_some() {
+        marks.push("grabbed");
+    }
+    if character.riding.is_some() {
+        marks.push("mounted");
+    }
+    let marks = if marks.is_empty() { String::new() } else { format!(" ({})", marks.join(", ")) };
+    format!("{} {}/{}{}", character.id(), character.health, character.max_health, marks)
+}
+
+/// Render the fight as `viewer` may see it, captioned with `title`.
+pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
+    let centres = centres(state);
+    let legend = state.factions.len() + 2;
+    let height = TOP + MAP_HEIGHT + LINE * 1.5 * legend as f64 + 10.0;
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="10"><title>{t}</title><text class="caption" x="12" y="18" font-size="13" font-weight="bold">{t}</text><text class="round" x="12" y="33" font-size="11">{r}</text>"#,
+        w = num(WIDTH),
+        h = num(height),
+        t = escape(title),
+        r = escape(&caption(state)),
+    );
+    svg.push_str(r#"<g class="borders">"#);
+    for border in &state.map.borders {
+        let (Some(a), Some(b)) = (index(state, &border.a), index(state, &border.b)) else { continue };
+        let ((x1, y1), (x2, y2)) = (centres[a], centres[b]);
+        let style = match (border.passable, border.protection) {
+            (false, _) => r##"stroke="#c0392b" stroke-width="2" stroke-dasharray="2 4""##,
+            (true, Protection::None) => r##"stroke="#7f8c8d" stroke-width="2""##,
+            (true, Protection::Cover) => r##"stroke="#8d6e63" stroke-width="3" stroke-dasharray="8 4""##,
+            (true, Protection::Barrier) => r##"stroke="#2c3e50" stroke-width="6""##,
+        };
+        let _ = write!(
+            svg,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" {style}><title>{} – {}: {:?}{}</title></line>"#,
+            num(x1),
+            num(y1),
+            num(x2),
+            num(y2),
+            escape(&border.a),
+            escape(&border.b),
+            border.protection,
+            if border.passable { "" } else { ", cannot be crossed" },
+        );
+        if border.length > 1 {
+            let _ = write!(
+                svg,
+                r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+                num((x1 + x2) / 2.0),
+                num((y1 + y2) / 2.0 - 4.0),
+                border.length
+            );
+        }
+    }
+    svg.push_str("</g><g class=\"zones\">");
+    for (zone, (x, y)) in state.map.zones.iter().zip(&centres) {
+        let (fill, ink) = match zone.light {
+            Light::Lit => ("#f7f3e3", "#222"),
+            Light::Dark => ("#34344a", "#f0f0f0"),
+        };
+        let _ = write!(
+            svg,
+            r##"<g class="zone"><circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}" stroke="#555" stroke-width="1.5"/><text x="{cx}" y="{ty}" text-anchor="middle" font-weight="bold" font-size="11" fill="{ink}">{name}</text>"##,
+            cx = num(*x),
+            cy = num(*y),
+            r = num(RADIUS),
+            ty = num(y - RADIUS + 16.0),
+            name = escape(&zone.name),
+        );
+        let mut lines: Vec<(String, &str)> = Vec::new();
+        for feature in &zone.features {
+            lines.push((format!("{:?}: {}", feature.protection, feature.name).to_lowercase(), ink));
+        }
+        for hazard in &zone.hazards {
+            lines.push((format!("hazard: {}", hazard.name), "#c0392b"));
+        }
+        for item in state.items.iter().filter(|i| i.zone == zone.name) {
+            let hidden =
+                item.concealed && state.character(&item.left_by).is_some_and(|c| !sees_position(state, c, viewer));
+            if !hidden {
+                lines.push((format!("lying: {}", item.item.name()), ink));
+            }
+        }
+        for character in state.characters.iter().filter(|c| c.zone == zone.name && c.left.is_none()) {
+            if sees_position(state, character, viewer) {
+                lines.push((label(character), colour(state, character.faction())));
+            }
+        }
+        for (row, (text, fill)) in lines.iter().enumerate() {
+            let _ = write!(
+                svg,
+                r#"<text x="{}" y="{}" text-anchor="middle" fill="{fill}">{}</text>"#,
+                num(*x),
+                num(y - RADIUS + 32.0 + LINE * row as f64),
+                escape(text),
+            );
+        }
+        svg.push_str("</g>");
+    }
+    svg.push_str("</g>");
+    legend_svg(&mut svg, state, viewer);
+    svg.push_str("</svg>");
+    svg
+}
+
+fn index(state: &ZoneRpgState, zone: &str) -> Option<usize> {
+    state.map.zones.iter().position(|z| z.name == zone)
+}
+
+fn caption(state: &ZoneRpgState) -> String {
+    match state.phase {
+        Phase::Setup => "not set up".to_string(),
+        Phase::Ready => "ready: the first round has not started".to_string(),
+        Phase::Round if state.bonus_round => {
+            format!("bonus round: {}'s go", state.current_faction.as_deref().unwrap_or("nobody"))
+        }
+        Phase::Round => format!("round {}: {}'s go", state.round, state.current_faction.as_deref().unwrap_or("nobody")),
+        Phase::BetweenRounds => format!("round {} over", state.round),
+        Phase::Ended => {
+            format!("over: {}", state.winner.as_deref().map_or("no winner".to_string(), |w| format!("{w} won")))
+        }
+    }
+}
+
+fn legend_svg(svg: &mut String, state: &ZoneRpgState, viewer: &Viewer) {
+    let mut y = TOP + MAP_HEIGHT + LINE;
+    for faction in &state.factions {
+        let _ = write!(
+            svg,
+            r#"<text class="legend" x="12" y="{}" fill="{}" font-weight="bold">{}</text>"#,
+            num(y),
+            colour(state, &faction.name),
+            escape(&faction.name),
+        );
+        y += LINE * 1.5;
+    }
+    let gone: Vec<String> = state
+        .characters
+        .iter()
+        .filter(|c| c.left.is_some() && sees_position(state, c, viewer))
+        .map(|c| c.id().to_string())
+        .collect();
+    if !gone.is_empty() {
+        let _ = write!(
+            svg,
+            r#"<text class="legend" x="12" y="{}">left the fight: {}</text>"#,
+            num(y),
+            escape(&gone.join(", "))
+        );
+    }
+}

@@ -1,0 +1,166 @@
+//! What readers get of a zone-rpg fight: the view (health, conditions, gear, zones, whose go it
+//! is), the zone map picture (well-formed whatever names the GM chooses), the listing line, the
+//! outcome a campaign battle takes over, and the registration the service finds it by.
+#![allow(clippy::unwrap_used)]
+
+#[path = "zone_rpg_support.rs"]
+mod support;
+
+use herald_domain::{
+    registry,
+    ruleset::Ruleset,
+    viewer::Viewer,
+    zone_rpg::{
+        state::{character::TurnUse, Phase},
+        view::Status,
+        ZoneRpg, ZoneRpgCommand as C,
+    },
+    Decider, Role, StreamKind,
+};
+use serde_json::json;
+use support::*;
+
+fn gm_view() -> Viewer {
+    Viewer { role: Role::Judge, player: None }
+}
+
+fn skirmish() -> Fight {
+    let setup = table(vec![
+        pc("Balthasar", "alice", "road").armed(weapon("sword", 6)).armour(1).health(10),
+        npc("bandit 1", "road").health(30),
+        npc("bandit 2", "road"),
+    ]);
+    let mut fight = given(&setup, 0);
+    fight.start_round(PARTY);
+    fight.gm(take_turn("Balthasar"));
+    fight.gm(attack("Balthasar", Some("sword"), "bandit 1"));
+    fight.gm(decline("bandit 1"));
+    fight
+}
+
+#[test]
+fn the_view_shows_every_character_with_health_conditions_and_gear() {
+    let fight = skirmish();
+    let view = ZoneRpg::view(STREAM, 7, &fight.state, &fight.state, &Viewer::public());
+    assert_eq!(
+        (view.id.as_str(), view.version, view.ruleset.as_str(), view.rules.as_str()),
+        (&STREAM[7..], 7, "zone-rpg", ZoneRpg::RULES)
+    );
+    assert_eq!((view.phase, view.round, view.current_faction.as_deref()), (Phase::Round, 1, Some(PARTY)));
+    assert_eq!(view.turn.as_ref().unwrap().members[0].character, "Balthasar");
+    let balthasar = view.characters.iter().find(|c| c.id == "Balthasar").unwrap();
+    assert_eq!((balthasar.health, balthasar.max_health, balthasar.armour_value), (10, 10, 1));
+    assert_eq!(
+        (balthasar.status, balthasar.turn, balthasar.zone.as_deref()),
+        (Status::Fighting, TurnUse::InTurn, Some("road"))
+    );
+    assert!(balthasar.weapons[0].used);
+    assert_eq!(balthasar.controller.as_deref(), Some("alice"));
+    let bandit = view.characters.iter().find(|c| c.id == "bandit 1").unwrap();
+    assert!(bandit.health < 30);
+    assert!(view.seed_commitment.is_some() && !view.seed_revealed && view.next_word > 0);
+    let json = serde_json::to_value(&view).unwrap();
+    assert_eq!(json["characters"][0]["weapons"][0]["weapon"]["damage"], "d6");
+}
+
+#[test]
+fn the_zone_map_is_well_formed_svg_whatever_the_names() {
+    let mut hostile = table(vec![
+        pc("<Bal&thasar \"the\" 'bold'>", "alice", "<road & \"ford\">").armed(weapon("sword]]>", 6)),
+        npc("bandit\u{FFFE}", "<road & \"ford\">"),
+    ]);
+    hostile.zones = vec![
+        with_hazard(
+            with_feature(zone("<road & \"ford\">"), "<wall>", herald_domain::zone_rpg::map::Protection::Cover),
+            "pit&",
+            None,
+            true,
+        ),
+        dark("d'ark"),
+    ];
+    hostile.borders = vec![border("<road & \"ford\">", "d'ark")];
+    let fight = given(&hostile, 0);
+    for viewer in [gm_view(), Viewer::public()] {
+        let svg = ZoneRpg::picture(STREAM, 1, &fight.state, &viewer).unwrap();
+        let document = roxmltree::Document::parse(&svg).expect("well-formed XML");
+        assert_eq!(document.root_element().tag_name().name(), "svg");
+        assert!(svg.contains("&lt;Bal&amp;thasar"));
+    }
+}
+
+#[test]
+fn the_listing_names_the_factions_the_round_and_the_winner() {
+    let mut fight = skirmish();
+    let summary = ZoneRpg::summary(&fight.state);
+    assert_eq!((summary.status.as_str(), summary.turn, summary.ended), ("round", Some(1), false));
+    assert_eq!(summary.participants, [PARTY, BANDITS]);
+    fight.gm(C::EndFight { winner: Some(PARTY.into()), reason: "the bandits flee".into() });
+    let summary = ZoneRpg::summary(&fight.state);
+    assert_eq!((summary.status.as_str(), summary.ended, summary.winner.as_deref()), ("ended", true, Some(PARTY)));
+    assert!(ZoneRpg::dice(&fight.state).unwrap().reveal_due, "the seed is due to be revealed");
+}
+
+#[test]
+fn a_campaign_battle_takes_over_who_fielded_and_lost_what() {
+    let mut setup = table(vec![pc("Balthasar", "alice", "road"), npc("bandit 1", "road"), npc("bandit 2", "road")]);
+    setup.factions[0].controller = Some("alice".into());
+    setup.factions[1].controller = Some("bob".into());
+    let mut fight = given(&setup, 0);
+    fight.gm(C::AdjustHealth { character: "bandit 1".into(), change: -10, reason: "slain".into() });
+    fight.gm(C::EndFight { winner: Some(PARTY.into()), reason: "won".into() });
+    let outcome = ZoneRpg::outcome(&fight.state).unwrap();
+    assert!(outcome.ended);
+    assert_eq!(outcome.winner.as_deref(), Some(PARTY));
+    let lines: Vec<(String, String, u32, u32)> =
+        outcome.participants.iter().map(|p| (p.name.clone(), p.controller.clone(), p.fielded, p.lost)).collect();
+    assert_eq!(lines, [(PARTY.into(), "alice".into(), 1, 0), (BANDITS.into(), "bob".into(), 2, 1)]);
+}
+
+#[test]
+fn the_registry_finds_zone_rpg_and_plays_it_from_json() {
+    let ruleset = registry::find(StreamKind::Battle, "zone-rpg").expect("registered");
+    assert_eq!(
+        (ruleset.rules(), ruleset.picture_name(), ruleset.code_prefix()),
+        ("zone-rpg@1", Some("zones.svg"), "zone-rpg")
+    );
+    assert!(ruleset.tactical());
+    let setup = json!({
+        "zones": [{"name": "road"}],
+        "factions": [{"name": "party", "controller": "alice"}, {"name": "bandits"}],
+        "initiative": {"kind": "faction", "faction": "bandits"},
+        "characters": [
+            {"id": "Balthasar", "faction": "party", "health": 10, "wit": 12, "agi": 10, "str": 14, "zone": "road",
+             "weapons": [{"name": "sword", "damage": "d6"}]},
+            {"id": "bandit", "faction": "bandits", "health": 8, "wit": 9, "agi": 8, "str": 10, "zone": "road"}
+        ]
+    });
+    let create = ruleset.set_up(setup, commitment_hex(0)).unwrap();
+    assert!(!ruleset.is_action(&create), "create_battle has its own route");
+    let mut state = ruleset.new_state();
+    let mut ctx = context(&ZoneRpg::fold(&[]), gm(), 0);
+    let events = ruleset.decide(state.as_ref(), &create, &mut ctx).unwrap();
+    assert_eq!(events[0]["type"], "zone-rpg.BattleCreated");
+    let state = std::sync::Arc::get_mut(&mut state).unwrap();
+    ruleset.evolve(state, "zone-rpg.BattleCreated", 2, &events[0]).unwrap();
+    let bad = json!({"type": "take_turn", "character": "Balthasar", "extra": 1});
+    assert!(ruleset.decide(state, &bad, &mut ctx).is_err(), "unknown fields are refused");
+    let malformed = ruleset.set_up(
+        json!({"zones": [], "factions": [], "characters": [], "initiative": {"kind": "random"}, "weather": "rain"}),
+        String::new(),
+    );
+    assert!(malformed.is_err());
+}
+
+#[test]
+fn a_fight_that_cannot_be_played_is_refused_at_set_up_per_seed_001_combat_procedure() {
+    let mut one_faction = table(vec![pc("Balthasar", "alice", "road")]);
+    one_faction.factions.truncate(1);
+    let mut fight = Fight { state: Default::default(), events: vec![], seed: 0, accepted: vec![] };
+    fight.refused(one_faction.create(0), "zone-rpg.faction_count", "Combat procedure");
+    let nowhere = table(vec![pc("Balthasar", "alice", "moon")]);
+    fight.refused(nowhere.create(0), "zone-rpg.unknown_zone", "herald: docs/rulesets/zone-rpg.md");
+    let overloaded = table(vec![pc("Balthasar", "alice", "road").armed(ranged("bow", 6, 8)).shield()]);
+    fight.refused(overloaded.create(0), "zone-rpg.hands", "Taking a turn");
+    let refused = fight.when(player("alice"), table(vec![pc("B", "alice", "road")]).create(0)).unwrap_err();
+    assert!(refused.forbidden);
+}
