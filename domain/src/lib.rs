@@ -16,6 +16,7 @@ pub mod error;
 pub mod registry;
 pub mod ruleset;
 pub mod svg;
+pub mod swift_swords;
 pub mod viewer;
 pub mod warmachine;
 

@@ -7,12 +7,17 @@
 use crate::{
     coalition::{battle::CoalitionBattle, campaign::CoalitionCampaign},
     ruleset::{AnyRuleset, Registered, StreamKind},
+    swift_swords::battle::SwiftSwords,
     warmachine::battle::Warmachine,
 };
 
 /// Every registered ruleset, campaigns first, then battles in the order clients see them listed.
-pub static RULESETS: &[&dyn AnyRuleset] =
-    &[&Registered::<CoalitionCampaign>::NEW, &Registered::<CoalitionBattle>::NEW, &Registered::<Warmachine>::NEW];
+pub static RULESETS: &[&dyn AnyRuleset] = &[
+    &Registered::<CoalitionCampaign>::NEW,
+    &Registered::<CoalitionBattle>::NEW,
+    &Registered::<Warmachine>::NEW,
+    &Registered::<SwiftSwords>::NEW,
+];
 
 /// Every registered ruleset.
 pub fn all() -> impl Iterator<Item = &'static dyn AnyRuleset> {
