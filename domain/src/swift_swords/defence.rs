@@ -114,13 +114,13 @@ pub fn block(pool: u32, device: u32, successes: u32, strip: u32, rule: BlockOuts
     used
 }
 
-/// The attacker's best spend against a block: the most successes through, then the fewest
-/// exposures, then the fewest successes spent.
+/// The attacker's spend against a block when it names none: the fewest successes that let the
+/// most through (Roland's goblins, whose successes cannot get through, spend none).
 pub fn best_strip(pool: u32, device: u32, successes: u32, rule: BlockOutscored) -> u32 {
     (0..=successes.min(pool))
         .min_by_key(|strip| {
             let used = block(pool, device, successes, *strip, rule);
-            (std::cmp::Reverse(used.successes_after), used.exposures, *strip)
+            (std::cmp::Reverse(used.successes_after), *strip)
         })
         .unwrap_or(0)
 }
