@@ -104,24 +104,16 @@ pub fn plan(
     flight: Flight,
 ) -> Result<FlightPlan, FlightRefusal> {
     let Flight { steps, dive, circle, dive_adds_to_speed } = flight;
-    let mut here = zone.to_string();
-    let mut facing_now = facing;
     let mut turns = 0;
-    let mut zones = Vec::new();
+    let mut facing_now = facing;
     for step in steps {
-        match step {
-            FlightStep::Turn { to } => {
-                turns += facing_now.turns_to(*to);
-                facing_now = *to;
-            }
-            FlightStep::Forward => {
-                let next = map.step(&here, facing_now).ok_or(FlightRefusal::OffTheMap)?;
-                here = next.id.clone();
-                zones.push(here.clone());
-            }
+        if let FlightStep::Turn { to } = step {
+            turns += facing_now.turns_to(*to);
+            facing_now = *to;
         }
     }
-    let moved = u32::try_from(zones.len()).unwrap_or(u32::MAX);
+    let moved =
+        u32::try_from(steps.iter().filter(|step| matches!(step, FlightStep::Forward)).count()).unwrap_or(u32::MAX);
     let allowed = match (dive, dive_adds_to_speed) {
         (false, _) => u32::from(spec.speed),
         (true, false) => u32::from(spec.speed.max(spec.dive)),
@@ -138,6 +130,19 @@ pub fn plan(
     }
     if turns > u32::from(spec.turn_rate) {
         return Err(FlightRefusal::TooManyTurns { turns, allowed: u32::from(spec.turn_rate) });
+    }
+    let mut here = zone.to_string();
+    let mut facing_now = facing;
+    let mut zones = Vec::new();
+    for step in steps {
+        match step {
+            FlightStep::Turn { to } => facing_now = *to,
+            FlightStep::Forward => {
+                let next = map.step(&here, facing_now).ok_or(FlightRefusal::OffTheMap)?;
+                here = next.id.clone();
+                zones.push(here.clone());
+            }
+        }
     }
     Ok(FlightPlan { zones, facing: facing_now, turns, flying: moved > 0 || circle })
 }
