@@ -286,6 +286,14 @@ pub enum SwiftSwordsEvent {
         /// The tape after its dice.
         next_word: u64,
     },
+    /// An attack declared but never rolled: its attacker fell before its turn came.
+    #[serde(rename = "swift-swords.AttackCancelled")]
+    AttackCancelled {
+        /// The attack's number.
+        attack: u32,
+        /// Why.
+        reason: String,
+    },
     /// A figure's defence pools now.
     #[serde(rename = "swift-swords.DefencePoolsChanged")]
     DefencePoolsChanged {

@@ -294,6 +294,9 @@ impl SwiftSwordsState {
                     target.attackers.insert(record.attacker.clone());
                 }
             }
+            E::AttackCancelled { attack, .. } => {
+                self.pending.retain(|pending| !matches!(pending, Pending::Attack(declared) if declared.id == *attack));
+            }
             E::DefencePoolsChanged { figure, dodge, block, .. } => {
                 if let Some(figure) = self.figures.get_mut(figure) {
                     figure.dodge_pool = *dodge;

@@ -12,6 +12,7 @@ mod act;
 mod attack;
 mod close;
 mod damage;
+mod defend;
 mod flying;
 mod injuries;
 mod judge;
@@ -152,7 +153,7 @@ fn act_on(work: &mut Work, command: &C) -> Result<(), RuleError> {
         }
         C::BreakPool { figure, weapon, target, pay } => attack::break_pool(work, figure, weapon, target, pay),
         C::Defend { figure, defence, pay, effort, bump, counter, counter_weapon, take_rank } => {
-            let declared = resolve::Declared {
+            let declared = defend::Declared {
                 choice: *defence,
                 pay: *pay,
                 effort: *effort,
@@ -161,7 +162,7 @@ fn act_on(work: &mut Work, command: &C) -> Result<(), RuleError> {
                 counter_weapon: counter_weapon.clone(),
                 take_rank: *take_rank,
             };
-            resolve::defend(work, figure, &declared)
+            defend::defend(work, figure, &declared)
         }
         C::Move { figure, to, pay } => movement::move_figure(work, figure, to, pay),
         C::Withdraw { figure, pay } => movement::withdraw(work, figure, pay),
@@ -239,7 +240,12 @@ fn settle(work: &mut Work) -> Result<(), RuleError> {
         }
         match work.state.pending.last().cloned() {
             Some(Pending::Attack(attack)) => {
-                if resolve::awaits_defence(&work.state, &attack) {
+                if !work.state.figure(&attack.attacker).is_some_and(|attacker| attacker.active()) {
+                    let reason = format!("{} is out of action", attack.attacker);
+                    work.emit(SwiftSwordsEvent::AttackCancelled { attack: attack.id, reason });
+                    continue;
+                }
+                if defend::awaits_defence(&work.state, &attack) {
                     return Ok(());
                 }
                 resolve::resolve(work, &attack, None)?;
