@@ -15,6 +15,7 @@ mod live;
 mod metrics;
 mod restart;
 mod smoke;
+mod swift_swords;
 mod tamper;
 mod time_travel;
 mod warmachine;

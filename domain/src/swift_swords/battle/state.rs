@@ -39,7 +39,7 @@ pub enum Phase {
 /// A State (seed 004 "State").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-#[schema(as = SwiftSwordsState)]
+#[schema(as = SwiftSwordsStateKind)]
 pub enum StateKind {
     /// Physical: removed by a BODY roll.
     Stun,
