@@ -194,17 +194,25 @@ fn restricted(work: &Work, id: &str, class: Class) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Begin an action: check who may act, pay, clear what lasts "until that creatures next
-/// action", then the State, panic and fear rolls. Returns whether the action goes ahead (a
-/// failed roll loses it, its cost spent).
-pub fn begin(work: &mut Work, id: &str, action: &str, price: Price, class: Class) -> Result<bool, RuleError> {
+/// Refuse unless `id` may take an action of `class` now: its controller or the GM asks, the
+/// encounter is under way, nothing is awaited, the countdown gives it the action, and no panic,
+/// crush or hold forbids it. Checked before anything about the action itself, so a figure out of
+/// turn hears that first.
+pub fn ready(work: &Work, id: &str, class: Class) -> Result<(), RuleError> {
     authorize(work, id)?;
     if !matches!(work.state.phase, Phase::Countdown | Phase::Refresh) {
         return Err(refuse("not_begun", "the encounter has not begun: the judge begins it (begin)", SERVICE_RULES));
     }
     nothing_awaited(work)?;
     in_turn(work, id)?;
-    restricted(work, id, class)?;
+    restricted(work, id, class)
+}
+
+/// Begin an action: check who may act, pay, clear what lasts "until that creatures next
+/// action", then the State, panic and fear rolls. Returns whether the action goes ahead (a
+/// failed roll loses it, its cost spent).
+pub fn begin(work: &mut Work, id: &str, action: &str, price: Price, class: Class) -> Result<bool, RuleError> {
+    ready(work, id, class)?;
     let figure = work.figure(id)?;
     let paid = pay(&figure.hand, &price, id)?;
     let pools = figure.dodge_pool > 0 || figure.block_pool > 0 || figure.action_pool.is_some();

@@ -244,6 +244,7 @@ fn check_ones(figure: &Figure, options: &AttackOptions) -> Result<(), RuleError>
 /// Attack: declare it, pay, move into contact or charge, and leave it to the targets' defences.
 pub fn attack(work: &mut Work, request: &Request) -> Result<(), RuleError> {
     let id = request.figure;
+    act::ready(work, id, Class::Other)?;
     let attacker = work.figure(id)?.clone();
     let weapon = weapon_in_hand(work, &attacker, request.weapon)?;
     let order = check_targets(work, &attacker, &weapon, request)?;
@@ -352,6 +353,7 @@ pub fn break_pool(
     target: &str,
     pay: &Option<Vec<u8>>,
 ) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Other)?;
     let attacker = work.figure(id)?.clone();
     let spec = weapon_in_hand(work, &attacker, weapon)?;
     let other = work.figure(target)?;

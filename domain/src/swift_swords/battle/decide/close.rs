@@ -51,6 +51,7 @@ fn heavy_weapons_dropped(work: &mut Work, id: &str) -> Result<(), RuleError> {
 
 /// Go InClose with an opponent of the same melee group.
 pub fn close_in(work: &mut Work, id: &str, target: &str, pay: &Option<Vec<u8>>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Other)?;
     let figure = work.figure(id)?;
     let other = work.figure(target)?;
     let together = figure.group.is_some() && figure.group == other.group;
@@ -146,6 +147,7 @@ fn contest(
 
 /// Knock down an opponent standing InClose thanks to its size.
 pub fn knock_down(work: &mut Work, id: &str, target: &str, pay: &Option<Vec<u8>>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Other)?;
     in_close_with(work, id, target)?;
     if work.figure(target)?.prone {
         return Err(refuse("already_prone", format!("{target} is already down"), heading(INCLOSE)));
@@ -227,6 +229,7 @@ pub fn grapple(work: &mut Work, id: &str, choice: GrappleChoice, pay: &Option<Ve
 /// The victim tries to break the hold (one level per success it wins by), or to reverse it
 /// (winning by two or more).
 pub fn break_hold(work: &mut Work, id: &str, reverse: bool, pay: &Option<Vec<u8>>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Victim)?;
     let Some(hold) = work.state.hold_on(id).cloned() else {
         return Err(refuse("not_held", format!("{id} is not held"), heading(INCLOSE)));
     };
@@ -290,6 +293,7 @@ pub fn yield_hold(work: &mut Work, id: &str) -> Result<(), RuleError> {
 
 /// Stand up (outside InClose: InClose, a figure stands up by withdrawing).
 pub fn stand_up(work: &mut Work, id: &str, pay: &Option<Vec<u8>>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Other)?;
     let figure = work.figure(id)?;
     if !figure.prone {
         return Err(refuse("not_prone", format!("{id} is on its feet"), heading(INCLOSE)));

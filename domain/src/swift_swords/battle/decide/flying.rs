@@ -24,6 +24,7 @@ pub fn fly(
     circle: bool,
     pay: &Option<Vec<u8>>,
 ) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Flight)?;
     let figure = work.figure(id)?;
     let Some(spec) = figure.spec.flight.clone() else {
         return Err(refuse("cannot_fly", format!("{id} has no wings"), heading("Flying")));
@@ -90,6 +91,7 @@ pub fn drive(
     if chariot.flipped {
         return Err(refuse("chariot_wrecked", format!("{id} has flipped over"), rule));
     }
+    act::ready(work, &chariot.spec.driver, Class::Flight)?;
     let aboard: Vec<String> =
         chariot.spec.crew.iter().cloned().chain(std::iter::once(chariot.spec.team.clone())).collect();
     let team = work.figure(&chariot.spec.team)?;

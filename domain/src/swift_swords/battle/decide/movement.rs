@@ -204,6 +204,7 @@ fn strikers(work: &Work, id: &str) -> Vec<String> {
 /// Move (seed 004 "Status": "Moving to Alone status from InContact requires the use of the Move
 /// (and risk an opportunity attack) or Withdraw action").
 pub fn move_figure(work: &mut Work, id: &str, to: &Destination, pay: &Option<Vec<u8>>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Flight)?;
     work.figure(id)?;
     free_to_move(work, id)?;
     if work.figure(id)?.flying {
@@ -336,6 +337,7 @@ pub fn let_go(work: &mut Work, id: &str) -> Result<(), RuleError> {
 /// Withdraw: out of InClose (standing, still InContact), or out of contact to Alone, with no
 /// opportunity attack.
 pub fn withdraw(work: &mut Work, id: &str, pay: &Option<Vec<u8>>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Flight)?;
     let figure = work.figure(id)?;
     let in_close = !figure.close_with.is_empty();
     if !in_close && figure.group.is_none() {

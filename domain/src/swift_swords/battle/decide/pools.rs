@@ -33,6 +33,7 @@ fn cap(work: &Work, id: &str, into: PoolKind) -> Result<u32, RuleError> {
 
 /// Pool: one die (not a 1) added to a defence pool, or to the action pool (seed 004 "Pools.").
 pub fn pool(work: &mut Work, id: &str, into: PoolKind, pay: Option<u8>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Pool)?;
     let figure = work.figure(id)?;
     let size = match into {
         PoolKind::Dodge => figure.dodge_pool,
@@ -71,6 +72,7 @@ pub fn pool(work: &mut Work, id: &str, into: PoolKind, pay: Option<u8>) -> Resul
 
 /// Start an action pool: its base cost paid now.
 pub fn start_pool(work: &mut Work, id: &str, name: &str, cost: u8, pay: &Option<Vec<u8>>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Other)?;
     if name.trim().is_empty() || name.chars().count() > 100 || cost == 0 {
         return Err(refuse(
             "bad_pool",
@@ -111,6 +113,7 @@ pub struct SkillRequest<'a> {
 /// A skill roll the GM adjudicates.
 pub fn skill_roll(work: &mut Work, request: &SkillRequest) -> Result<(), RuleError> {
     let id = request.figure;
+    act::ready(work, id, Class::Other)?;
     let figure = work.figure(id)?;
     let chars = &figure.spec.characteristics;
     let (dice, kind) = match request.skill.to_ascii_lowercase().as_str() {
@@ -177,6 +180,7 @@ pub fn skill_roll(work: &mut Work, request: &SkillRequest) -> Result<(), RuleErr
 
 /// Expend a die and do nothing: one State removed without a roll.
 pub fn recover(work: &mut Work, id: &str, pay: Option<u8>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Recover)?;
     let Some(state) = work.figure(id)?.states.iter().next().copied() else {
         return Err(refuse("no_state", format!("{id} is in no State"), heading("State.")));
     };
@@ -189,6 +193,7 @@ pub fn recover(work: &mut Work, id: &str, pay: Option<u8>) -> Result<(), RuleErr
 
 /// A crushed or panicked figure's action: the Spirit roll (none the first time when crushed).
 pub fn rally(work: &mut Work, id: &str, pay: Option<u8>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Rally)?;
     let morale = work.figure(id)?.morale;
     match morale {
         Morale::Crushed { .. } | Morale::Panicked { fled: true } => {}
@@ -260,6 +265,7 @@ pub fn use_one(work: &mut Work, id: &str, on: OneUse) -> Result<(), RuleError> {
 
 /// Pick up or draw a weapon again: one hand free for a one-handed weapon, two for a two-handed.
 pub fn ready_weapon(work: &mut Work, id: &str, weapon: &str, pay: &Option<Vec<u8>>) -> Result<(), RuleError> {
+    act::ready(work, id, Class::Other)?;
     let figure = work.figure(id)?;
     let Some(spec) = figure.spec.weapon(weapon) else {
         return Err(refuse("unknown_weapon", format!("{id} has no weapon {weapon}"), heading("Attacks")));
