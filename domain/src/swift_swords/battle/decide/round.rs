@@ -45,6 +45,9 @@ pub fn new_round(work: &mut Work, surprised: &[String], surprise_dice: u8) -> Re
     let round = if work.state.phase == Phase::Setup && !surprised.is_empty() { 0 } else { work.state.round + 1 };
     work.emit(E::RoundStarted { round, surprised: surprised.to_vec() });
     bleeders(work)?;
+    if work.state.ended() {
+        return Ok(());
+    }
     let ids: Vec<String> = work.state.figures.keys().cloned().collect();
     for id in ids {
         let Some(figure) = work.state.figure(&id) else { continue };
