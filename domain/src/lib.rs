@@ -17,6 +17,7 @@ pub mod percentile_skirmish;
 pub mod registry;
 pub mod ruleset;
 pub mod svg;
+pub mod swift_swords;
 pub mod viewer;
 pub mod warmachine;
 pub mod zone_rpg;

@@ -8,6 +8,7 @@ use crate::{
     coalition::{battle::CoalitionBattle, campaign::CoalitionCampaign},
     percentile_skirmish::battle::PercentileSkirmish,
     ruleset::{AnyRuleset, Registered, StreamKind},
+    swift_swords::battle::SwiftSwords,
     warmachine::battle::Warmachine,
     zone_rpg::ZoneRpg,
 };
@@ -19,6 +20,7 @@ pub static RULESETS: &[&dyn AnyRuleset] = &[
     &Registered::<Warmachine>::NEW,
     &Registered::<ZoneRpg>::NEW,
     &Registered::<PercentileSkirmish>::NEW,
+    &Registered::<SwiftSwords>::NEW,
 ];
 
 /// Every registered ruleset.

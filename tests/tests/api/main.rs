@@ -17,6 +17,7 @@ mod percentile_skirmish;
 mod registry;
 mod restart;
 mod smoke;
+mod swift_swords;
 mod tamper;
 mod time_travel;
 mod warmachine;
