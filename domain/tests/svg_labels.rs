@@ -137,9 +137,8 @@ fn check_map(armies: &[ArmyMarker], sites: &[Site]) {
     }
     // Every army is named: on the map or in the legend.
     for army in armies {
-        let named = doc.descendants().any(|n| {
-            n.has_tag_name("text") && n.attribute("data-army") == Some(army.name.as_str())
-        });
+        let named =
+            doc.descendants().any(|n| n.has_tag_name("text") && n.attribute("data-army") == Some(army.name.as_str()));
         assert!(named, "{} is named nowhere", army.name);
     }
     assert_eq!(markers.len(), armies.len());
@@ -230,10 +229,8 @@ fn model_labels_show_damage_boxes_left() {
     let battle = support::Battle::skirmish();
     let svg = table_svg(&battle.state, "t");
     let doc = parse(&svg);
-    let jack = doc
-        .descendants()
-        .find(|n| has_class(*n, "label") && n.attribute("data-model") == Some(support::JACK))
-        .unwrap();
+    let jack =
+        doc.descendants().find(|n| has_class(*n, "label") && n.attribute("data-model") == Some(support::JACK)).unwrap();
     let damage = jack.children().find(|c| has_class(*c, "damage")).unwrap();
     assert_eq!(damage.text(), Some(" 30/30"));
 }

@@ -364,19 +364,16 @@ fn legend(svg: &mut String, x: f64, top: f64, armies: &[&ArmyMarker], sites: &[S
     }
     line(svg, x, y, width, LABEL_FONT, "half-size pair: two armies in one square", "");
     y += LINE;
-    let _ = write!(
-        svg,
-        r##"<circle cx="{}" cy="{}" r="5" fill="#d62728" stroke="#fff"/>"##,
-        num(x + 6.0),
-        num(y + 6.0)
-    );
+    let _ =
+        write!(svg, r##"<circle cx="{}" cy="{}" r="5" fill="#d62728" stroke="#fff"/>"##, num(x + 6.0), num(y + 6.0));
     line(svg, x + 16.0, y, width - 16.0, LABEL_FONT, "battle announced, not yet applied", "");
     y += LINE + 4.0;
     if !armies.is_empty() {
         heading(svg, &mut y, "Armies with no room for a label");
         for army in armies {
             let text = format!("{} at {}", army_label(army), army.square);
-            let attributes = format!(r#" class="legend-army" data-army="{}" fill="{}""#, escape(&army.name), team_color(army.team));
+            let attributes =
+                format!(r#" class="legend-army" data-army="{}" fill="{}""#, escape(&army.name), team_color(army.team));
             line(svg, x, y, width, LABEL_FONT, &text, &attributes);
             y += LINE;
         }
@@ -429,7 +426,8 @@ mod tests {
             square,
             battle: true,
         };
-        let svg = render("r", &Map::default(), &[army("Sai Rei", Team::Coalition), army("Plague Host", Team::Phyrexia)]);
+        let svg =
+            render("r", &Map::default(), &[army("Sai Rei", Team::Coalition), army("Plague Host", Team::Phyrexia)]);
         assert_eq!(svg.matches(r#"<g class="battle" data-square="5E">"#).count(), 1);
         assert!(svg.contains(">Sai Rei 12,500</text>") && svg.contains(">Plague Host 12,500</text>"));
         assert_eq!(thousands(1_234_567), "1,234,567");
