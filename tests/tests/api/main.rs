@@ -18,4 +18,5 @@ mod restart;
 mod smoke;
 mod tamper;
 mod time_travel;
+mod viewer;
 mod warmachine;
