@@ -163,6 +163,15 @@ export async function mount(main, id, params) {
   };
 
   mapBox.addEventListener('click', (event) => {
+    const mark = event.target.closest?.('g.battle[data-square]');
+    if (mark) {
+      // A battle mark opens the battle fought on that square.
+      armiesAt(scrubber.value).then((armies) => {
+        const fighting = armies.find((a) => a.square === mark.dataset.square && a.battle);
+        if (fighting) window.location.hash = `#/battles/${fighting.battle}`;
+      });
+      return;
+    }
     const target = event.target.closest?.('[data-army]');
     if (!target) return;
     selected = target.dataset.army;

@@ -159,7 +159,12 @@ test('the audit view filters every event and links to the state just before and 
 });
 
 test('a battle is stepped event by event and every die is verified by the page', async () => {
-  const page = await open(`#/battles/${data.campaignBattle}`);
+  // Reached from the campaign: the battle marked on the map at the end of turn 1.
+  const page = await open(`#/campaigns/${data.campaign}`);
+  await page.locator('.map svg .army-label').first().waitFor();
+  await page.locator('.timeline select.jump').selectOption({ label: 'Turn 1 adjudicated' });
+  await page.locator('.map svg g.battle[data-square="8E"]').click();
+  await page.waitForURL((url) => url.hash === `#/battles/battle-${data.campaignBattle}`);
   await page.locator('.verdict[data-status]').waitFor();
   assert.equal(await page.locator('.verdict').getAttribute('data-status'), 'verified');
   const rows = page.locator('.draws-table tbody tr');
