@@ -278,3 +278,16 @@ test('an open campaign page follows the live feed without a reload', async () =>
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('an open battle page follows the live feed without a reload', async () => {
+  const page = await open(`#/battles/${data.openBattle}`);
+  await page.locator('.state h2').waitFor();
+  const before = await versions(page);
+  assert.equal(before.at, before.max);
+  await data.call('POST', `/v1/battles/${data.openBattle}/strategy-bonuses`, data.judge, { side: 'a', bonus: 5 });
+  await page.waitForFunction((max) => new RegExp(`version ${max + 1} of ${max + 1}`).test(document.querySelector('.timeline .caption').textContent), before.max);
+  await page.locator('.event', { hasText: 'Strategy bonus assigned' }).first().waitFor();
+  await shot(page, '10-battle-live.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
