@@ -35,6 +35,8 @@ function short(v) {
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object' || x === null) ? v.map(short).join(', ') : `${v.length} entries`;
   if (isDraw(v)) return `d${v.sides} ${v.value}`;
+  // Something named (an army, a model) reads as its name.
+  if (typeof v.name === 'string') return short(v.name);
   // Per-side pairs `{a: …, b: …}` read as "a 3, b 1".
   const entries = Object.entries(v);
   if (entries.length <= 4 && entries.every(([, x]) => typeof x !== 'object' || x === null)) {

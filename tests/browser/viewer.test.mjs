@@ -148,6 +148,8 @@ test('the audit view filters every event and links to the state just before and 
   assert.equal(await page.locator('table.audit > tbody > tr').count(), 1, 'the one private post by Plague Host in turn 1');
   await page.locator('form.filters select[name="type"]').selectOption('');
   await page.locator('form.filters select[name="turn"]').selectOption('');
+  // A named thing in a payload reads as its name, not as a count of its fields.
+  await page.locator('table.audit > tbody > tr', { hasText: 'Army placed' }).filter({ hasText: 'army: Plague Host' }).waitFor();
   await shot(page, '03-audit.png');
   const row = page.locator('table.audit > tbody > tr').first();
   const version = Number(await row.getAttribute('data-version'));
