@@ -1,4 +1,7 @@
-//! Text put into SVG documents (the pictures rulesets draw of their state).
+//! Text put into SVG documents (the pictures rulesets draw of their state), and labels placed
+//! so that none hides another ([`labels`]).
+
+pub mod labels;
 
 /// Escape text for XML content and attribute values.
 ///

@@ -1,4 +1,4 @@
-//! HTTP routes under `/v1`, plus health, metrics, the OpenAPI document and Swagger UI.
+//! HTTP routes under `/v1`, plus health, metrics, the OpenAPI document, Swagger UI and the viewer.
 
 pub mod battles;
 pub mod campaigns;
@@ -9,6 +9,7 @@ pub mod ids;
 pub mod rolls;
 pub mod rulesets;
 pub mod tokens;
+pub mod viewer;
 
 use actix_web::{http::header, web, HttpMessage, HttpRequest, HttpResponse};
 use herald_domain::{Actor, AnyRuleset, StreamKind};
@@ -29,6 +30,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::get().to(|| async { HttpResponse::Found().insert_header((header::LOCATION, "/docs/")).finish() }),
         ))
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::spec()))
+        .configure(viewer::configure)
         .service(
             web::scope("/v1")
                 .service(rulesets::list_rulesets)

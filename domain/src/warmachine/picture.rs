@@ -1,7 +1,9 @@
 //! A warmachine table as SVG (`GET /v1/battles/{id}/table.svg`): terrain by kind, every model's
-//! base in its player's colour with its id, melee range (dashed) and control range (dotted)
-//! drawn as the circles a base edge must reach, and the model's state on hover (an SVG
-//! `<title>`).
+//! base in its player's colour labelled with its id and its damage boxes left, melee range
+//! (dashed) and control range (dotted) drawn as the circles a base edge must reach, and the
+//! model's state on hover (an SVG `<title>`). Labels are placed clear of every base and of each
+//! other ([`crate::svg::labels`]); one that finds no room near its model is listed under the
+//! legend instead.
 //!
 //! The game measures from the table's lower-left corner with y up; SVG has y down, so every y is
 //! flipped. Ranges are drawn from the base's centre at base radius + range because the game
@@ -15,11 +17,21 @@ use crate::warmachine::{
         state::{Condition, ModelState, Phase},
         WarmachineState,
     },
-    model::{ModelType, MovementRestriction, System},
+    model::{DamageCapacity, ModelType, MovementRestriction, System},
     table::{Shape, TerrainFeature, TerrainKind},
 };
 
-use crate::svg::escape;
+use crate::svg::{
+    escape,
+    labels::{self, fit, text_width, Placer, Rect},
+};
+
+/// Font size of model labels.
+const MODEL_FONT: f64 = 8.0;
+/// Font size of terrain names.
+const TERRAIN_FONT: f64 = 9.0;
+/// How far from its base a model's label may go, in pixels (two inches).
+const REACH: f64 = 2.0 * PX;
 
 /// Pixels per inch.
 const PX: f64 = 16.0;
@@ -47,9 +59,62 @@ const NO_PLAYER: &str = "#7f8c8d";
 /// Render `state`'s table, captioned with `title` and the turn.
 pub fn table_svg(state: &WarmachineState, title: &str) -> String {
     let frame = Frame::of(state);
-    let legend_rows = state.players.len() + 2;
     let width = (LEFT + frame.width + RIGHT).max(MIN_WIDTH);
+    let mut body = String::new();
+    let _ = write!(
+        body,
+        r#"<text class="caption" x="{}" y="14" font-size="12" font-weight="bold">{}</text><text class="turn" x="{}" y="28" font-size="11">{}</text>"#,
+        num(LEFT),
+        escape(title),
+        num(LEFT),
+        escape(&turn_caption(state))
+    );
+    table(&mut body, &frame);
+    let mut placer = Placer::new(Rect::new(LEFT, TOP, frame.width, frame.height));
+    body.push_str(r#"<g class="terrain">"#);
+    let mut terrain_labels = Vec::new();
+    for feature in &state.table.terrain {
+        terrain_labels.push(terrain(&mut body, &frame, feature));
+    }
+    body.push_str("</g>");
+    // Ranges under every base, so no circle hides a model; clipped to the table, where a 14″
+    // control range near an edge would otherwise run over the legend.
+    body.push_str(r#"<g class="ranges" clip-path="url(#table-clip)">"#);
+    for model in state.models.values().filter(|m| m.in_play()) {
+        ranges(&mut body, &frame, state, model);
+    }
+    body.push_str(r#"</g><g class="models">"#);
+    // Destroyed models first and faint, so a model standing where one fell is drawn on top.
+    for model in state.models.values().filter(|m| !m.in_play()) {
+        model_marker(&mut body, &frame, state, model);
+    }
+    for model in state.models.values().filter(|m| m.in_play()) {
+        model_marker(&mut body, &frame, state, model);
+        placer.block(base_box(&frame, model));
+    }
+    body.push_str(r#"</g><g class="labels">"#);
+    // Models in play first, then the fallen, then terrain names: what matters most gets the
+    // nearest room.
+    let mut unplaced = Vec::new();
+    let in_play = state.models.values().filter(|m| m.in_play());
+    let fallen = state.models.values().filter(|m| !m.in_play());
+    for model in in_play.chain(fallen) {
+        if let Some(text) = model_label(&mut body, &mut placer, &frame, model) {
+            unplaced.push(text);
+        }
+    }
+    for (anchor, label, colour) in terrain_labels {
+        let text = fit(&label, TERRAIN_FONT, frame.width);
+        let attributes = format!(r#" class="terrain-label" fill="{colour}""#);
+        match placer.place_centred(anchor, text_width(&text, TERRAIN_FONT), labels::LINE_EMS * TERRAIN_FONT, REACH) {
+            Some(rect) => labels::text(&mut body, rect, TERRAIN_FONT, &text, &attributes),
+            None => unplaced.push(label),
+        }
+    }
+    body.push_str("</g>");
+    let legend_rows = state.players.len() + 2 + usize::from(!unplaced.is_empty()) + unplaced.len();
     let height = TOP + frame.height + BELOW + ROW * count(legend_rows) + 8.0;
+    legend(&mut body, &frame, state, &unplaced);
     let mut svg = String::new();
     let _ = write!(
         svg,
@@ -58,38 +123,59 @@ pub fn table_svg(state: &WarmachineState, title: &str) -> String {
         h = num(height),
         title = escape(title)
     );
-    let _ = write!(
-        svg,
-        r#"<text class="caption" x="{}" y="14" font-size="12" font-weight="bold">{}</text><text class="turn" x="{}" y="28" font-size="11">{}</text>"#,
-        num(LEFT),
-        escape(title),
-        num(LEFT),
-        escape(&turn_caption(state))
-    );
-    table(&mut svg, &frame);
-    svg.push_str(r#"<g class="terrain">"#);
-    for feature in &state.table.terrain {
-        terrain(&mut svg, &frame, feature);
-    }
-    svg.push_str("</g>");
-    // Ranges under every base, so no circle hides a model; clipped to the table, where a 14″
-    // control range near an edge would otherwise run over the legend.
-    svg.push_str(r#"<g class="ranges" clip-path="url(#table-clip)">"#);
-    for model in state.models.values().filter(|m| m.in_play()) {
-        ranges(&mut svg, &frame, state, model);
-    }
-    svg.push_str(r#"</g><g class="models">"#);
-    // Destroyed models first and faint, so a model standing where one fell is drawn on top.
-    for model in state.models.values().filter(|m| !m.in_play()) {
-        model_marker(&mut svg, &frame, state, model);
-    }
-    for model in state.models.values().filter(|m| m.in_play()) {
-        model_marker(&mut svg, &frame, state, model);
-    }
-    svg.push_str("</g>");
-    legend(&mut svg, &frame, state);
+    svg.push_str(&body);
     svg.push_str("</svg>");
     svg
+}
+
+/// The square around a model's base, which labels keep off.
+fn base_box(frame: &Frame, model: &ModelState) -> Rect {
+    let circle = model.circle();
+    let (cx, cy, r) = (frame.x(circle.centre.x), frame.y(circle.centre.y), circle.radius * PX);
+    Rect::new(cx - r - 1.0, cy - r - 1.0, 2.0 * r + 2.0, 2.0 * r + 2.0)
+}
+
+/// Damage boxes left and those it has, for models with more than one.
+fn damage_boxes(model: &ModelState) -> Option<(u32, u32)> {
+    let total = match (&model.grid, &model.spec.profile.damage) {
+        (Some(grid), _) => u32::try_from(grid.total_boxes()).unwrap_or(u32::MAX),
+        (None, DamageCapacity::Boxes { boxes }) => u32::from(*boxes),
+        (None, DamageCapacity::Grid { grid }) => u32::try_from(grid.total_boxes()).unwrap_or(u32::MAX),
+    };
+    (total > 1).then(|| (model.boxes_left(), total))
+}
+
+/// Place a model's label (its id, then its damage boxes left); the legend's text when there
+/// is no room for it near the model.
+fn model_label(svg: &mut String, placer: &mut Placer, frame: &Frame, model: &ModelState) -> Option<String> {
+    let id = fit(model.id(), MODEL_FONT, frame.width.min(160.0));
+    let boxes = damage_boxes(model);
+    let damage = boxes.map(|(left, total)| format!("{left}/{total}"));
+    let whole = match &damage {
+        Some(damage) => format!("{id} {damage}"),
+        None => id.clone(),
+    };
+    let anchor = base_box(frame, model);
+    let Some(rect) = placer.place(anchor, text_width(&whole, MODEL_FONT), labels::LINE_EMS * MODEL_FONT, REACH) else {
+        return Some(match &damage {
+            Some(damage) => format!("{} ({damage} boxes)", model.id()),
+            None => model.id().to_string(),
+        });
+    };
+    let inner = match (&damage, boxes) {
+        (Some(damage), Some((left, total))) => {
+            let colour = if left < total { "#b42318" } else { "#333" };
+            format!(r#"<tspan class="damage" fill="{colour}"> {}</tspan>"#, escape(damage))
+        }
+        _ => String::new(),
+    };
+    let faint = if model.destroyed { r#" opacity="0.5""# } else { "" };
+    let attributes = format!(
+        r##" class="label" data-model="{}" fill="#000" stroke="#fff" stroke-width="2" paint-order="stroke"{faint}"##,
+        escape(model.id())
+    );
+    labels::text_with(svg, rect, MODEL_FONT, &id, &inner, &attributes);
+    None
 }
 
 /// Where the table sits in the drawing.
@@ -254,7 +340,9 @@ fn terrain_class(kind: TerrainKind) -> &'static str {
     }
 }
 
-fn terrain(svg: &mut String, frame: &Frame, feature: &TerrainFeature) {
+/// Draw a terrain feature; its label (placed later with the others): the spot it names, the
+/// text and its colour.
+fn terrain(svg: &mut String, frame: &Frame, feature: &TerrainFeature) -> (Rect, String, &'static str) {
     let (fill, stroke, dash) = terrain_style(feature.kind);
     let kind = terrain_kind_text(feature.kind);
     let height = if feature.height > 0.0 { format!(", {} high", inches(feature.height)) } else { String::new() };
@@ -293,13 +381,7 @@ fn terrain(svg: &mut String, frame: &Frame, feature: &TerrainFeature) {
         _ => feature.name.clone(),
     };
     let colour = if feature.kind == TerrainKind::Obstruction { "#fff" } else { "#222" };
-    let _ = write!(
-        svg,
-        r#"<text class="terrain-label" x="{}" y="{}" text-anchor="middle" dominant-baseline="middle" font-size="9" fill="{colour}">{}</text>"#,
-        num(cx),
-        num(cy),
-        escape(&label)
-    );
+    (Rect::new(cx - 1.0, cy - 1.0, 2.0, 2.0), label, colour)
 }
 
 /// Melee range (dashed) and, for warcasters and warlocks, control range (dotted).
@@ -499,16 +581,10 @@ fn model_marker(svg: &mut String, frame: &Frame, state: &WarmachineState, model:
             num(cy - d)
         );
     }
-    let _ = write!(
-        svg,
-        r##"<text class="label" x="{}" y="{}" text-anchor="middle" font-size="8" fill="#000" stroke="#fff" stroke-width="2" paint-order="stroke">{}</text></g>"##,
-        num(cx),
-        num(cy + r + 8.0),
-        escape(model.id())
-    );
+    svg.push_str("</g>");
 }
 
-fn legend(svg: &mut String, frame: &Frame, state: &WarmachineState) {
+fn legend(svg: &mut String, frame: &Frame, state: &WarmachineState, unplaced: &[String]) {
     let top = TOP + frame.height + BELOW;
     svg.push_str(r#"<g class="legend">"#);
     for (index, player) in state.players.iter().enumerate() {
@@ -557,6 +633,25 @@ fn legend(svg: &mut String, frame: &Frame, state: &WarmachineState) {
             terrain_kind_text(kind)
         );
         x += 100.0;
+    }
+    if !unplaced.is_empty() {
+        let mut y = y + ROW;
+        let _ = write!(
+            svg,
+            r#"<text x="{}" y="{}" dominant-baseline="middle" font-weight="bold">No room on the table for these labels:</text>"#,
+            num(LEFT),
+            num(y)
+        );
+        for text in unplaced {
+            y += ROW;
+            let _ = write!(
+                svg,
+                r#"<text class="unplaced-label" x="{}" y="{}" dominant-baseline="middle">{}</text>"#,
+                num(LEFT + 10.0),
+                num(y),
+                escape(text)
+            );
+        }
     }
     svg.push_str("</g>");
 }

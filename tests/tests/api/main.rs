@@ -20,5 +20,6 @@ mod smoke;
 mod swift_swords;
 mod tamper;
 mod time_travel;
+mod viewer;
 mod warmachine;
 mod zone_rpg;

@@ -183,6 +183,7 @@ pub fn markers(state: &CampaignState) -> Vec<ArmyMarker> {
             rank: army.army.rank,
             troops: army.army.total_troops(),
             square: army.square,
+            battle: army.battle.is_some(),
         })
         .collect()
 }

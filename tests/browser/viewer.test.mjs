@@ -1,0 +1,295 @@
+// The viewer in a real browser: Debian's chromium (installed by .ci/browser-setup), driven by
+// playwright-core over CDP, against the real `herald` binary filled through its API. Opens a
+// campaign and scrubs its timeline, audits it, steps a battle, checks that the page's own dice
+// verification reports every die verified — and a mismatch, first one highlighted, when a die
+// is tampered on its way to the page — that sealed strategies show only to a judge, that pages
+// follow the live feed, and that no two labels of the server's pictures overlap as rendered.
+// Screenshots are kept under target/viewer-screenshots/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+import { startHerald, seed, ROOT, TARGET } from './lib/herald.mjs';
+
+const SHOTS = join(TARGET, 'viewer-screenshots');
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+let herald;
+let data;
+let context;
+let profile;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  herald = await startHerald();
+  data = await seed(herald.base);
+  profile = mkdtempSync(join(tmpdir(), 'herald-chromium-'));
+  // A persistent context is how playwright takes a fresh --user-data-dir of our choosing.
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1400, height: 1000 },
+  });
+  context.setDefaultTimeout(20_000);
+});
+
+after(async () => {
+  await context?.close();
+  await herald?.stop();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+/** A new page that fails the test on any script error. */
+async function open(path) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.errors = errors;
+  await page.goto(`${herald.base}/${path}`);
+  return page;
+}
+
+const shot = (page, name) => page.screenshot({ path: join(SHOTS, name), fullPage: true });
+
+/** The version shown and the last one, from the scrubber's caption. */
+async function versions(page) {
+  const text = await page.locator('.timeline .caption').textContent();
+  const [, at, max] = text.match(/version (\d+) of (\d+)/);
+  return { at: Number(at), max: Number(max) };
+}
+
+/** Boxes of the drawn labels (`text[textLength]`) under `selector`, as chromium laid them out, that overlap. */
+async function overlappingLabels(page, selector) {
+  return page.evaluate((root) => {
+    const boxes = [...document.querySelectorAll(`${root} text[textLength]`)].map((t) => {
+      const b = t.getBBox();
+      return { x: b.x, y: b.y, w: b.width, h: b.height, text: t.textContent };
+    });
+    const bad = [];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i];
+        const b = boxes[j];
+        const tol = 0.5;
+        if (a.x < b.x + b.w - tol && b.x < a.x + a.w - tol && a.y < b.y + b.h - tol && b.y < a.y + a.h - tol) bad.push([a.text, b.text]);
+      }
+    }
+    return { count: boxes.length, bad };
+  }, selector);
+}
+
+test('the first page lists every campaign and every battle, of every ruleset', async () => {
+  const page = await open('');
+  await page.locator('a.campaign-link', { hasText: 'Round 1' }).waitFor();
+  assert.equal(await page.locator('a.battle-link').count(), 3);
+  assert.equal(await page.locator('tr[data-ruleset="warmachine"]').count(), 1);
+  await shot(page, '01-home.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a campaign map is titled and labelled, and scrubbing the timeline replays its turns', async () => {
+  const page = await open(`#/campaigns/${data.campaign}`);
+  await page.locator('.map svg .army-label').first().waitFor();
+  assert.match(await page.locator('.map svg .title').textContent(), /Round 1 \(turn 2\)/);
+  for (const name of ['Benalia', 'Portal of Yawgmoth', 'Red Base']) {
+    assert.equal(await page.locator('.map svg .site-label', { hasText: name }).count(), 1, name);
+  }
+  assert.match(await page.locator('.map svg .army-label[data-army="Gerrard"]').textContent(), /Gerrard 5,000/);
+  assert.ok(await page.locator('.map svg .legend').count());
+
+  // Back to the first version: the round exists, no army is placed yet.
+  await page.getByRole('button', { name: 'first' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.map svg rect.army').length === 0);
+  assert.equal((await versions(page)).at, 0);
+  // Jump to the end of turn 1: the armies have moved and a battle is marked at 8E.
+  await page.locator('.timeline select.jump').selectOption({ label: 'Turn 1 adjudicated' });
+  await page.locator('.map svg g.battle[data-square="8E"]').waitFor();
+  await page.locator('.report-panel h2', { hasText: 'Turn 1' }).waitFor();
+  assert.match(await page.locator('.report-panel pre').textContent(), /Sai Rei/);
+  assert.equal(await page.locator('.map svg rect.army').count(), 4);
+  const { at: turnOne } = await versions(page);
+  // Play: the page replays on by itself, turn by turn.
+  await page.locator('.timeline button.play').click();
+  await page.waitForFunction((from) => /version (\d+)/.exec(document.querySelector('.timeline .caption').textContent)[1] > from, turnOne);
+  await page.locator('.timeline button.play').click();
+  assert.ok((await versions(page)).at > turnOne);
+
+  // An army's details: troops by slot, losses, day counts, controller history.
+  await page.getByRole('button', { name: 'latest' }).click();
+  await page.locator('.map svg rect.army[data-army="Sai Rei"]').click();
+  await page.locator('.army-panel h2', { hasText: 'Sai Rei' }).waitFor();
+  assert.match(await page.locator('.army-panel table.troops').textContent(), /Kris Mage/);
+  assert.match(await page.locator('.army-panel ol.history').textContent(), /placed: alice/);
+  assert.match(await page.locator('.army-panel').textContent(), /Losses by day/);
+
+  const labels = await overlappingLabels(page, '.map svg');
+  assert.ok(labels.count > 50, `labels drawn: ${labels.count}`);
+  assert.deepEqual(labels.bad, [], 'no two labels of the map overlap as chromium draws them');
+  await shot(page, '02-campaign.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the audit view filters every event and links to the state just before and after it', async () => {
+  const page = await open(`#/campaigns/${data.campaign}/audit`);
+  await page.locator('table.audit > tbody > tr').first().waitFor();
+  const all = await page.locator('table.audit > tbody > tr').count();
+  await page.locator('form.filters select[name="army"]').selectOption('Plague Host');
+  const forArmy = await page.locator('table.audit > tbody > tr').count();
+  assert.ok(forArmy > 0 && forArmy < all, `${forArmy} of ${all}`);
+  await page.locator('form.filters select[name="turn"]').selectOption('1');
+  await page.locator('form.filters select[name="type"]').selectOption('coalition.OrdersPosted');
+  assert.equal(await page.locator('table.audit > tbody > tr').count(), 1, 'the one private post by Plague Host in turn 1');
+  await page.locator('form.filters select[name="type"]').selectOption('');
+  await page.locator('form.filters select[name="turn"]').selectOption('');
+  // A named thing in a payload reads as its name, not as a count of its fields.
+  await page.locator('table.audit > tbody > tr', { hasText: 'Army placed' }).filter({ hasText: 'army: Plague Host' }).waitFor();
+  await shot(page, '03-audit.png');
+  const row = page.locator('table.audit > tbody > tr').first();
+  const version = Number(await row.getAttribute('data-version'));
+  await row.locator('a.after').click();
+  await page.locator('.map svg').waitFor();
+  assert.equal((await versions(page)).at, version);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a battle is stepped event by event and every die is verified by the page', async () => {
+  // Reached from the campaign: the battle marked on the map at the end of turn 1.
+  const page = await open(`#/campaigns/${data.campaign}`);
+  await page.locator('.map svg .army-label').first().waitFor();
+  await page.locator('.timeline select.jump').selectOption({ label: 'Turn 1 adjudicated' });
+  await page.locator('.map svg g.battle[data-square="8E"]').click();
+  await page.waitForURL((url) => url.hash === `#/battles/battle-${data.campaignBattle}`);
+  await page.locator('.verdict[data-status]').waitFor();
+  assert.equal(await page.locator('.verdict').getAttribute('data-status'), 'verified');
+  const rows = page.locator('.draws-table tbody tr');
+  assert.equal(await rows.count(), 8, 'four d20 a side');
+  for (const verified of await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.verified))) assert.equal(verified, 'true');
+
+  await page.getByRole('button', { name: 'first' }).click();
+  await page.locator('.event h2', { hasText: 'Version 0: Battle created' }).waitFor();
+  for (let i = 0; i < 6; i++) await page.getByRole('button', { name: '▶', exact: true }).click();
+  await page.locator('.event h2', { hasText: 'Battle resolved' }).waitFor();
+  assert.equal(await page.locator('.event .event-dice .die.verified').count(), 8);
+  assert.match(await page.locator('.event .headline').textContent(), /winner/);
+  await shot(page, '04-battle.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a die tampered on its way to the page is a mismatch, the first one highlighted', async () => {
+  const page = await context.newPage();
+  let tampered = null;
+  await page.route(`**/v1/streams/battle-${data.campaignBattle}/events**`, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    const resolved = body.events.find((e) => e.type === 'coalition.BattleResolved');
+    const draw = resolved.data.dice.a[2].draw;
+    draw.value = (draw.value % draw.sides) + 1;
+    tampered = draw.value;
+    await route.fulfill({ response, json: body });
+  });
+  await page.goto(`${herald.base}/#/battles/${data.campaignBattle}`);
+  await page.locator('.verdict[data-status]').waitFor();
+  assert.equal(await page.locator('.verdict').getAttribute('data-status'), 'mismatch');
+  const first = page.locator('.draws-table tr.first-mismatch');
+  assert.equal(await first.count(), 1);
+  assert.equal(await first.locator('td').nth(4).textContent(), String(tampered));
+  assert.equal(await page.locator('.draws-table tr[data-verified="false"]').count(), 1, 'only the tampered die');
+  await first.click();
+  await page.locator('.event .die.mismatch').first().waitFor();
+  await shot(page, '05-battle-tampered.png');
+  await page.close();
+});
+
+test("the page's own ChaCha20 reproduces the vectors of DICE.md inside chromium", async () => {
+  const page = await open('');
+  const dice = readFileSync(join(ROOT, 'docs/DICE.md'), 'utf8');
+  const row = dice.split('\n').find((line) => line.startsWith('| `000102') && line.includes('| 20 |'));
+  const expected = row.split('|')[4].split(',').map((n) => Number(n.trim()));
+  const computed = await page.evaluate(async () => {
+    const { Tape } = await import('/viewer/dice/chacha20.js');
+    const { fromHex } = await import('/viewer/dice/sha256.js');
+    const tape = new Tape(fromHex('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f'));
+    const out = [];
+    let next = 0;
+    for (let i = 0; i < 10; i++) { const d = tape.die(next, 20); out.push(d.value); next = d.next; }
+    return out;
+  });
+  assert.deepEqual(computed, expected);
+  await page.close();
+});
+
+test('a warmachine battle shows its table at each step with labels apart and its dice verified', async () => {
+  const page = await open(`#/battles/${data.warmachine}`);
+  await page.locator('.picture svg').waitFor();
+  await page.locator('.verdict[data-status="verified"]').waitFor();
+  assert.ok(await page.locator('.draws-table tbody tr[data-verified="true"]').count() >= 2);
+  const labels = await overlappingLabels(page, '.picture svg');
+  assert.ok(labels.count >= 6, `labels drawn: ${labels.count}`);
+  assert.deepEqual(labels.bad, []);
+  assert.match(await page.locator('.picture svg .label[data-model="blue-jack"]').textContent(), /blue-jack \d+\/30/);
+  await page.getByRole('button', { name: 'first' }).click();
+  await page.locator('.picture svg .turn', { hasText: 'before the first turn' }).waitFor();
+  await shot(page, '06-warmachine-start.png');
+  await page.getByRole('button', { name: 'latest' }).click();
+  await page.locator('.picture svg .turn', { hasText: 'turn 1' }).waitFor();
+  await shot(page, '07-warmachine.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('sealed strategies show as sealed to the public and in full to a judge', async () => {
+  const page = await open(`#/battles/${data.openBattle}`);
+  await page.locator('.state h2').waitFor();
+  // The latest event is Rathi Fleet's strategy: sealed for the public, in the event and the view.
+  await page.locator('.event .sealed').first().waitFor();
+  assert.equal(await page.getByText('Ram the flagship').count(), 0);
+  assert.equal(await page.getByText('Board them from the clouds').count(), 0);
+  assert.equal(await page.locator('.verdict').getAttribute('data-status'), 'no-dice');
+  await page.locator('#token').fill(data.judge);
+  await page.locator('#token-form button').click();
+  await page.locator('#whoami', { hasText: 'judge' }).waitFor();
+  await page.locator('.event', { hasText: 'Ram the flagship' }).waitFor();
+  await page.locator('.state', { hasText: 'Board them from the clouds' }).waitFor();
+  await shot(page, '08-sealed-judge-view.png');
+  await page.locator('#token').fill('');
+  await page.locator('#token-form button').click();
+  await page.locator('#whoami', { hasText: 'public view' }).waitFor();
+  await page.locator('.event .sealed').first().waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('an open campaign page follows the live feed without a reload', async () => {
+  const page = await open(`#/campaigns/${data.campaign}`);
+  await page.locator('.map svg .army-label').first().waitFor();
+  const before = await versions(page);
+  assert.equal(before.at, before.max);
+  await data.call('POST', `/v1/campaigns/${data.campaign}/turns`, data.judge, { deadline: '2030-12-03T05:00:00Z' });
+  await page.waitForFunction((max) => new RegExp(`version ${max + 1} of ${max + 1}`).test(document.querySelector('.timeline .caption').textContent), before.max);
+  await page.locator('.map svg .title', { hasText: 'turn 3' }).waitFor();
+  await shot(page, '09-campaign-live.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('an open battle page follows the live feed without a reload', async () => {
+  const page = await open(`#/battles/${data.openBattle}`);
+  await page.locator('.state h2').waitFor();
+  const before = await versions(page);
+  assert.equal(before.at, before.max);
+  await data.call('POST', `/v1/battles/${data.openBattle}/strategy-bonuses`, data.judge, { side: 'a', bonus: 5 });
+  await page.waitForFunction((max) => new RegExp(`version ${max + 1} of ${max + 1}`).test(document.querySelector('.timeline .caption').textContent), before.max);
+  await page.locator('.event', { hasText: 'Strategy bonus assigned' }).first().waitFor();
+  await shot(page, '10-battle-live.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
