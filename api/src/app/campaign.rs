@@ -125,6 +125,8 @@ fn open_battles(service: &Service, stream: &str, outcome: &CommandOutcome, meta:
         let commitment = service.seal_seed(&battle, Some(battle_seed(&root, &battle)))?;
         let create = BattleCommand::CreateBattle {
             armies: Sides { a: army_a, b: army_b },
+            partners: vec![],
+            weather: None,
             engagement,
             terrain: Some(format!("{:?}", state.map.terrain_at(square)).to_lowercase()),
             strategy_deadline: meta.recorded_at + Duration::hours(i64::from(state.options.battle_deadline_hours)),

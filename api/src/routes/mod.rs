@@ -45,6 +45,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(coalition_battles::assign_strategy_bonus)
                 .service(coalition_battles::resolve_battle)
                 .service(coalition_battles::override_casualties)
+                .service(coalition_battles::assign_involvement)
                 .service(battles::get_picture)
                 .service(campaigns::create_campaign)
                 .service(campaigns::list_campaigns)
