@@ -28,12 +28,22 @@ struct Play {
 impl Play {
     fn new(armies: Sides<ArmySpec>, seed: u64) -> Self {
         let mut play = Self { state: BattleState::default(), events: Vec::new(), seed };
-        let create = create(armies, BattleOptions::default(), herald_domain::coalition::battle::command::Engagement::NoAttacker, seed);
+        let create = create(
+            armies,
+            BattleOptions::default(),
+            herald_domain::coalition::battle::command::Engagement::NoAttacker,
+            seed,
+        );
         play.run(create, judge(), at(0)).expect("the battle opens");
         play
     }
 
-    fn run(&mut self, command: BattleCommand, actor: Actor, time: chrono::DateTime<chrono::Utc>) -> Result<Vec<BattleEvent>, RuleError> {
+    fn run(
+        &mut self,
+        command: BattleCommand,
+        actor: Actor,
+        time: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Vec<BattleEvent>, RuleError> {
         let mut ctx = context(&self.state, actor, time, self.seed);
         let events = CoalitionBattle::decide(&self.state, &command, &mut ctx)?;
         for event in &events {
@@ -60,7 +70,13 @@ impl Play {
 }
 
 fn strategy_for(side: SideId, attempt: Option<Attempt>) -> BattleCommand {
-    BattleCommand::SubmitStrategy { side, strategy: format!("side {side} charges"), army: None, attempt, departure: None }
+    BattleCommand::SubmitStrategy {
+        side,
+        strategy: format!("side {side} charges"),
+        army: None,
+        attempt,
+        departure: None,
+    }
 }
 
 fn kill() -> Option<Attempt> {
@@ -128,7 +144,11 @@ fn the_500_risked_troops_sit_out_the_battle_and_only_500_are_risked_seed_003_4_3
     assert!(resolved.bonuses.b.size > 0 && resolved.bonuses.a.size == 0, "{:?}", resolved.bonuses);
     let rate = resolved.casualties.a.rate_tenths_percent.expect("a rate");
     let lost = casualties_of(&events).a;
-    assert_eq!(lost[3], herald_domain::coalition::battle::casualties::slot_loss(500, rate), "losses of the 500 who fought");
+    assert_eq!(
+        lost[3],
+        herald_domain::coalition::battle::casualties::slot_loss(500, rate),
+        "losses of the 500 who fought"
+    );
     assert_eq!(lost[0], herald_domain::coalition::battle::casualties::slot_loss(5000, rate));
     let attempt = the_attempt(&events);
     assert_eq!(attempt.risked, vec![0, 0, 0, 500], "500 of the largest slot, however many there are");
@@ -140,14 +160,18 @@ fn the_500_risked_troops_sit_out_the_battle_and_only_500_are_risked_seed_003_4_3
 /// 19 or 20 (the default `spare` of 2).
 fn follows_the_rules(attempt: &AttemptResolved, won: bool) {
     match (won, attempt.outcome) {
-        (false, AttemptOutcome::BattleLost) => assert!(attempt.attacker_roll.is_none() && attempt.target_roll.is_none()),
+        (false, AttemptOutcome::BattleLost) => {
+            assert!(attempt.attacker_roll.is_none() && attempt.target_roll.is_none())
+        }
         (true, AttemptOutcome::Succeeded) => {
-            let (mine, theirs) = (attempt.attacker_roll.as_ref().expect("die"), attempt.target_roll.as_ref().expect("die"));
+            let (mine, theirs) =
+                (attempt.attacker_roll.as_ref().expect("die"), attempt.target_roll.as_ref().expect("die"));
             assert!(mine.total > theirs.total);
             assert!(attempt.spare.is_none() && attempt.risked_lost.iter().all(|t| *t == 0));
         }
         (true, AttemptOutcome::Failed) => {
-            let (mine, theirs) = (attempt.attacker_roll.as_ref().expect("die"), attempt.target_roll.as_ref().expect("die"));
+            let (mine, theirs) =
+                (attempt.attacker_roll.as_ref().expect("die"), attempt.target_roll.as_ref().expect("die"));
             assert!(mine.total <= theirs.total);
         }
         other => panic!("won {won} but {other:?}"),
@@ -173,7 +197,11 @@ fn a_kill_needs_the_battle_won_then_the_judges_pair_of_rolls_seed_003_4_3_3() {
             let won = resolution(&events[..1]).winner == SideId::A;
             let attempt = the_attempt(&events);
             follows_the_rules(&attempt, won);
-            outcomes.insert(format!("{:?} spared {}", attempt.outcome, attempt.spare.as_ref().is_some_and(|d| d.value >= 19)));
+            outcomes.insert(format!(
+                "{:?} spared {}",
+                attempt.outcome,
+                attempt.spare.as_ref().is_some_and(|d| d.value >= 19)
+            ));
             if attempt.outcome == AttemptOutcome::Succeeded {
                 assert_eq!(play.state.killed_by_attempt(), vec!["Darkhand"]);
             }
@@ -210,7 +238,10 @@ fn a_capture_risks_2000_of_the_lowest_rank_and_is_slightly_harder_than_a_kill_se
     let mut short = low_armies();
     short.a.slots[0].troops = 1990;
     let refused = Play::new(short, 0).strategy(SideId::A, capture()).expect_err("refused");
-    assert_eq!((refused.code.as_str(), refused.rule.as_str()), ("coalition.battle.capture_needs_2000", "seed 003 §4.5"));
+    assert_eq!(
+        (refused.code.as_str(), refused.rule.as_str()),
+        ("coalition.battle.capture_needs_2000", "seed 003 §4.5")
+    );
     let mut won_any = false;
     for seed in 0..30 {
         let events = Play::new(low_armies(), seed).fight(capture(), 10, 0);
@@ -342,7 +373,8 @@ fn a_contingency_may_send_the_strategy_in_the_last_24_hours_and_the_controllers_
     let sent = play.run(strategy_for(SideId::A, None), bystander(), at(12)).expect("in the last 24 hours");
     assert!(matches!(&sent[..], [BattleEvent::StrategySubmitted { contingency: true, .. }]));
     assert!(play.state.sides.a.has_strategy(), "the contingency's strategy counts while the controller sends none");
-    play.run(BattleCommand::AssignStrategyBonus { side: SideId::A, bonus: 4, note: None }, judge(), at(13)).expect("judged");
+    play.run(BattleCommand::AssignStrategyBonus { side: SideId::A, bonus: 4, note: None }, judge(), at(13))
+        .expect("judged");
     play.run(strategy_for(SideId::A, None), player_a(), at(14)).expect("the controller's own");
     assert_eq!(play.state.sides.a.strategy_bonus, None, "the controller's strategy is the one to judge now");
     play.run(strategy_for(SideId::A, None), bystander(), at(15)).expect("the contingency again");

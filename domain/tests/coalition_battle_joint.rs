@@ -63,7 +63,12 @@ impl Play {
         Ok(play)
     }
 
-    fn run(&mut self, command: BattleCommand, actor: Actor, time: chrono::DateTime<chrono::Utc>) -> Result<Vec<BattleEvent>, RuleError> {
+    fn run(
+        &mut self,
+        command: BattleCommand,
+        actor: Actor,
+        time: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Vec<BattleEvent>, RuleError> {
         let mut ctx = context(&self.state, actor, time, self.seed);
         let events = CoalitionBattle::decide(&self.state, &command, &mut ctx)?;
         for event in &events {
@@ -73,7 +78,13 @@ impl Play {
         Ok(events)
     }
 
-    fn strategy(&mut self, actor: Actor, side: SideId, army: Option<&str>, departure: Option<Departure>) -> Result<Vec<BattleEvent>, RuleError> {
+    fn strategy(
+        &mut self,
+        actor: Actor,
+        side: SideId,
+        army: Option<&str>,
+        departure: Option<Departure>,
+    ) -> Result<Vec<BattleEvent>, RuleError> {
         let command = BattleCommand::SubmitStrategy {
             side,
             strategy: "we hold together".into(),
@@ -127,7 +138,10 @@ fn a_two_army_side_sends_one_strategy_per_army_seed_003_4_4() {
 fn a_battle_has_at_most_two_armies_a_side_all_of_its_team_seed_003_3_2_5_2() {
     let (armies, mut partners) = two_against_one();
     partners.push(PartnerArmy { side: SideId::A, army: low("Third", Team::Coalition, "x", Color::Red) });
-    assert_eq!(Play::new(armies.clone(), partners, 0).err().map(|e| e.code).as_deref(), Some("coalition.battle.too_many_armies"));
+    assert_eq!(
+        Play::new(armies.clone(), partners, 0).err().map(|e| e.code).as_deref(),
+        Some("coalition.battle.too_many_armies")
+    );
     let enemy = vec![PartnerArmy { side: SideId::A, army: low("Rag", Team::Phyrexia, "x", Color::Black) }];
     assert_eq!(Play::new(armies, enemy, 0).err().map(|e| e.code).as_deref(), Some("coalition.battle.partner_team"));
 }

@@ -22,10 +22,36 @@ fn a_full_battle(n: u64) -> Vec<(BattleCommand, Actor, chrono::DateTime<chrono::
     vec![
         (create(armies(), BattleOptions::default(), Engagement::Attack { attacker: SideId::B }, n), judge(), at(0)),
         (BattleCommand::ContributeEntropy { entropy: "vorn's lucky number 7".into() }, player_b(), at(1)),
-        (BattleCommand::SubmitStrategy { side: SideId::A, strategy: "hold the pass".into(), army: None, attempt: None, departure: None }, player_a(), at(2)),
-        (BattleCommand::SubmitStrategy { side: SideId::B, strategy: "burn the bridge".into(), army: None, attempt: None, departure: None }, player_b(), at(3)),
         (
-            BattleCommand::SubmitStrategy { side: SideId::A, strategy: "hold the pass at night".into(), army: None, attempt: None, departure: None },
+            BattleCommand::SubmitStrategy {
+                side: SideId::A,
+                strategy: "hold the pass".into(),
+                army: None,
+                attempt: None,
+                departure: None,
+            },
+            player_a(),
+            at(2),
+        ),
+        (
+            BattleCommand::SubmitStrategy {
+                side: SideId::B,
+                strategy: "burn the bridge".into(),
+                army: None,
+                attempt: None,
+                departure: None,
+            },
+            player_b(),
+            at(3),
+        ),
+        (
+            BattleCommand::SubmitStrategy {
+                side: SideId::A,
+                strategy: "hold the pass at night".into(),
+                army: None,
+                attempt: None,
+                departure: None,
+            },
             player_a(),
             at(4),
         ),

@@ -186,6 +186,7 @@ impl Round {
             armies,
             options,
             seed_commitment: "00".repeat(32),
+            mercenaries: vec![],
         };
         round.run(create, judge())?;
         Ok(round)
@@ -344,9 +345,17 @@ impl Announced {
                 side: side_of(team),
                 losses: losses.iter().find(|(name, _)| name == army).map(|(_, lost)| lost.clone()).unwrap_or_default(),
                 killed: killed.contains(&army.as_str()),
+                killed_by_attempt: false,
+                captured_by: None,
             })
             .collect();
-        BattleResult { battle: self.battle.clone(), winner: Some(side_of(winner)), sides }
+        BattleResult {
+            battle: self.battle.clone(),
+            winner: Some(side_of(winner)),
+            sides,
+            departure: None,
+            withdrawn: vec![],
+        }
     }
 }
 

@@ -53,20 +53,26 @@ pub fn play_battle(service: &Service) -> String {
         service.execute_as::<CoalitionBattle>(&stream, &command, meta(actor)).expect("accepted")
     };
     run(BattleCommand::ContributeEntropy { entropy: "alice's luck".into() }, Actor::player("token:a", "alice"));
-    run(BattleCommand::SubmitStrategy {
+    run(
+        BattleCommand::SubmitStrategy {
             side: SideId::A,
             strategy: "hold".into(),
             army: None,
             attempt: None,
             departure: None,
-        }, Actor::player("token:a", "alice"));
-    run(BattleCommand::SubmitStrategy {
+        },
+        Actor::player("token:a", "alice"),
+    );
+    run(
+        BattleCommand::SubmitStrategy {
             side: SideId::B,
             strategy: "swarm".into(),
             army: None,
             attempt: None,
             departure: None,
-        }, Actor::player("token:b", "bob"));
+        },
+        Actor::player("token:b", "bob"),
+    );
     run(BattleCommand::AssignStrategyBonus { side: SideId::A, bonus: 6, note: None }, judge());
     run(BattleCommand::AssignStrategyBonus { side: SideId::B, bonus: 4, note: None }, judge());
     run(BattleCommand::ResolveBattle { running_away: None }, judge());

@@ -174,7 +174,10 @@ pub fn check_target(attacker: &ArmySpec, target: &ArmySpec, kind: AttemptKind) -
         if !matches!(target.rank, RankClass::CenturionLieutenant | RankClass::CplLtCommander) {
             return Err(RuleError::new(
                 "coalition.battle.capture_rank",
-                format!("{} is above Lt Cmdr/CPL; only Lieutenant/Centurion and Lt Cmdr/CPL armies can be captured", target.name),
+                format!(
+                    "{} is above Lt Cmdr/CPL; only Lieutenant/Centurion and Lt Cmdr/CPL armies can be captured",
+                    target.name
+                ),
                 "seed 003 §4.5",
             ));
         }
@@ -305,7 +308,14 @@ pub fn resolve(
 }
 
 /// An attempt that could not go ahead: its squad rejoins the army untouched.
-pub fn void(kind: AttemptKind, army: &ArmySpec, side: SideId, target: &str, reason: String, next_word: u64) -> AttemptResolved {
+pub fn void(
+    kind: AttemptKind,
+    army: &ArmySpec,
+    side: SideId,
+    target: &str,
+    reason: String,
+    next_word: u64,
+) -> AttemptResolved {
     AttemptResolved {
         kind,
         army: army.name.clone(),

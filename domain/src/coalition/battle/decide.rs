@@ -285,7 +285,11 @@ struct Submission<'a> {
 /// on their behalf; the controller's contingency may send one in the last 24 hours before the
 /// deadline, which counts only if the controller sends none (§5.2.3). A later submission before
 /// the deadline replaces the earlier one, as the last order counts for movement (seed 003 §3.3.6).
-fn submit_strategy(state: &BattleState, submission: &Submission<'_>, ctx: &Context) -> Result<Vec<BattleEvent>, RuleError> {
+fn submit_strategy(
+    state: &BattleState,
+    submission: &Submission<'_>,
+    ctx: &Context,
+) -> Result<Vec<BattleEvent>, RuleError> {
     let side = submission.side;
     let army = match submission.army {
         Some(name) => state.army_named(name).filter(|_| state.side_of(name).map(|(s, _)| s) == Some(side)),

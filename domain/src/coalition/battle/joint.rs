@@ -138,8 +138,7 @@ pub fn side_casualties(
     let share_of = |army: &ArmySpec| shares.iter().find(|share| share.army == army.name).map(|share| share.percent);
     let taking: Vec<usize> = (0..fighting.len()).filter(|i| participates.get(*i).copied().unwrap_or(false)).collect();
     let use_shares = taking.len() > 1 && taking.iter().all(|i| share_of(fighting[*i]).is_some());
-    let side_total: u64 =
-        taking.iter().map(|i| army_casualties(fighting[*i], rate, None).total).sum();
+    let side_total: u64 = taking.iter().map(|i| army_casualties(fighting[*i], rate, None).total).sum();
     fighting
         .iter()
         .enumerate()
@@ -169,7 +168,14 @@ mod tests {
             controller: "p".into(),
             slots: troops
                 .iter()
-                .map(|t| Slot { creature: "c".into(), colors: vec![Color::Red], power: 2, toughness: 2, troops: *t, slot: None })
+                .map(|t| Slot {
+                    creature: "c".into(),
+                    colors: vec![Color::Red],
+                    power: 2,
+                    toughness: 2,
+                    troops: *t,
+                    slot: None,
+                })
                 .collect(),
             contingency: None,
             mercenary: None,
@@ -186,8 +192,12 @@ mod tests {
     fn a_judges_shares_spread_the_sides_total_by_involvement_seed_003_4_4() {
         let (a, b) = (army("A", &[5000, 2500]), army("B", &[1000]));
         // At 20%: A would lose 1000 + 500, B 200; 1700 in all. Shares 80/20: A 1360, B 340.
-        let shared =
-            side_casualties(&[&a, &b], &[true, true], 200, &[Share { army: "A".into(), percent: 80 }, Share { army: "B".into(), percent: 20 }]);
+        let shared = side_casualties(
+            &[&a, &b],
+            &[true, true],
+            200,
+            &[Share { army: "A".into(), percent: 80 }, Share { army: "B".into(), percent: 20 }],
+        );
         assert_eq!(shared[0].0.losses, vec![900, 450]);
         assert_eq!(shared[1].0.losses, vec![340]);
         let default = side_casualties(&[&a, &b], &[true, true], 200, &[]);

@@ -47,7 +47,9 @@ pub fn validate_partners(armies: &Sides<ArmySpec>, partners: &[PartnerArmy]) -> 
     }
     let empty = SideId::BOTH
         .iter()
-        .flat_map(|side| std::iter::once(armies.get(*side)).chain(partners.iter().filter(|p| p.side == *side).map(|p| &p.army)))
+        .flat_map(|side| {
+            std::iter::once(armies.get(*side)).chain(partners.iter().filter(|p| p.side == *side).map(|p| &p.army))
+        })
         .find(|army| army.is_empty());
     if let (Some(army), false) = (empty, partners.is_empty()) {
         return Err(RuleError::new(
@@ -81,7 +83,11 @@ pub fn check_departure(state: &BattleState, side: SideId, departure: &Departure)
 
 /// The judge replaces the formulas before any die is drawn (seed 003 §4.2.2, §4.3.3, §4.4: the
 /// formulas are the judge's, and configurable per battle).
-pub fn set_formulas(state: &BattleState, options: &BattleOptions, ctx: &Context) -> Result<Vec<BattleEvent>, RuleError> {
+pub fn set_formulas(
+    state: &BattleState,
+    options: &BattleOptions,
+    ctx: &Context,
+) -> Result<Vec<BattleEvent>, RuleError> {
     require_judge(&ctx.actor, "set the battle's formulas")?;
     require_not_ended(state)?;
     if state.dice_drawn() {
@@ -173,5 +179,11 @@ pub fn apply_sanction(
         .filter(|deadline| extension && ctx.recorded_at >= *deadline - Duration::hours(24))
         .map(|deadline| deadline + Duration::hours(24));
     let losses: Vec<u32> = losses.iter().zip(&spec.slots).map(|(loss, slot)| (*loss).min(slot.troops)).collect();
-    Ok(vec![BattleEvent::SanctionApplied { army: army.to_string(), side, losses, extended_to, reason: reason.to_string() }])
+    Ok(vec![BattleEvent::SanctionApplied {
+        army: army.to_string(),
+        side,
+        losses,
+        extended_to,
+        reason: reason.to_string(),
+    }])
 }

@@ -25,9 +25,9 @@ pub mod state;
 pub mod tactical;
 pub mod view;
 
+pub use attempt::{Attempt, AttemptKind, AttemptOutcome, AttemptResolved};
 pub use command::BattleCommand;
 pub use event::BattleEvent;
-pub use attempt::{Attempt, AttemptKind, AttemptOutcome, AttemptResolved};
 pub use joint::{Departure, JointResolution, PartnerArmy, Share};
 pub use options::{BattleOptions, CasualtyFormula, JointFormula, KillFormula, SizeFormula, SizeWeighting, TieRule};
 pub use sides::{SideId, Sides};

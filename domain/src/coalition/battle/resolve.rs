@@ -6,7 +6,7 @@
 //! `coalition.KillAttempted` or `coalition.CaptureAttempted` per attempt, side a's first.
 
 use super::{
-    attempt::{self, Attempt, AttemptKind, AttemptResolved, AttackerAfter, TargetAfter},
+    attempt::{self, AttackerAfter, Attempt, AttemptKind, AttemptResolved, TargetAfter},
     bonus::{army_size, color_bonus, size_bonus, FULL_STRATEGY_BONUS},
     casualties::battle_rates,
     command::Engagement,
@@ -121,8 +121,13 @@ fn combined(fighters: &[&Fighter]) -> ArmySpec {
 }
 
 /// Decide the battle (seed 003 §4.2, §4.4) and its attempts (§4.3, §4.5).
-pub fn resolve(state: &BattleState, running_away: Option<SideId>, ctx: &mut Context) -> Result<Vec<BattleEvent>, RuleError> {
-    let stratless: Vec<SideId> = SideId::BOTH.into_iter().filter(|side| !state.sides.get(*side).has_strategy()).collect();
+pub fn resolve(
+    state: &BattleState,
+    running_away: Option<SideId>,
+    ctx: &mut Context,
+) -> Result<Vec<BattleEvent>, RuleError> {
+    let stratless: Vec<SideId> =
+        SideId::BOTH.into_iter().filter(|side| !state.sides.get(*side).has_strategy()).collect();
     let all = fighters(state);
     let joint = state.is_joint();
     let on = |side: SideId| all.iter().filter(|f| f.side == side && f.participates).collect::<Vec<_>>();
@@ -152,7 +157,8 @@ pub fn resolve(state: &BattleState, running_away: Option<SideId>, ctx: &mut Cont
     let pairs = compare_pairs(&dice);
     let pairs_won = count_pairs_won(&pairs);
     let engagement = state.engagement.unwrap_or(Engagement::NoAttacker);
-    let verdict = decide_winner(&stratless, &pairs_won, state.options.tie_rule, engagement, &dice, &modifiers, &mut ctx.dice)?;
+    let verdict =
+        decide_winner(&stratless, &pairs_won, state.options.tie_rule, engagement, &dice, &modifiers, &mut ctx.dice)?;
     let mut rates = battle_rates(&state.options.casualty_formula, &dice, running_away);
     if joint {
         rates = rates.map(|_, rate| joint_rate(*rate, formula.casualty_percent));
@@ -167,10 +173,9 @@ pub fn resolve(state: &BattleState, running_away: Option<SideId>, ctx: &mut Cont
     let next_word = ctx.dice.next_word();
     let mut events = vec![if joint {
         let winners = state.sides.get(verdict.winner);
-        let departure = winners
-            .counting_strategy()
-            .and_then(|s| s.departure.clone())
-            .or_else(|| winners.partner.as_ref().and_then(|p| p.strategies.counting()).and_then(|s| s.departure.clone()));
+        let departure = winners.counting_strategy().and_then(|s| s.departure.clone()).or_else(|| {
+            winners.partner.as_ref().and_then(|p| p.strategies.counting()).and_then(|s| s.departure.clone())
+        });
         BattleEvent::JointBattleResolved(JointResolution {
             bonuses,
             stratless: stratless.clone(),
@@ -242,8 +247,15 @@ fn attempts(
                 format!("the attempt could not go ahead: {}", refusal.message),
                 ctx.dice.next_word(),
             ),
-            Ok(_) if taken.contains(&target_name) || !all.iter().any(|f| f.entered.name == target_name && f.participates) => {
-                let why = if taken.contains(&target_name) { "was already taken by an earlier attempt" } else { "did not take part in the battle" };
+            Ok(_)
+                if taken.contains(&target_name)
+                    || !all.iter().any(|f| f.entered.name == target_name && f.participates) =>
+            {
+                let why = if taken.contains(&target_name) {
+                    "was already taken by an earlier attempt"
+                } else {
+                    "did not take part in the battle"
+                };
                 let mut void = attempt::void(
                     declared.kind,
                     &fighter.entered,

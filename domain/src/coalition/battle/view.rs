@@ -4,8 +4,8 @@ use crate::{
     coalition::{
         army::ArmySpec,
         battle::{
-            command::Engagement,
             attempt::{AttemptKind, AttemptOutcome, AttemptResolved},
+            command::Engagement,
             event::{BattleEvent, Casualties, PairWinner, SideBonuses, TieBreak},
             joint::Departure,
             state::{BattleStatus, PartnerState},
@@ -384,9 +384,7 @@ fn partner_view(current: &BattleState, partner: &PartnerState, viewer: &Viewer) 
                 .collect()
         }),
         strategy_submitted: strategy.is_some(),
-        strategy: strategy
-            .filter(|_| current.army_strategy_visible_to(viewer, &partner.army))
-            .map(|s| s.text.clone()),
+        strategy: strategy.filter(|_| current.army_strategy_visible_to(viewer, &partner.army)).map(|s| s.text.clone()),
         casualties: partner.casualties.clone(),
     }
 }

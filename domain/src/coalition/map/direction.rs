@@ -74,8 +74,7 @@ mod tests {
     fn each_direction_is_one_of_the_eight_surrounding_squares_seed_003_4_2_5() {
         let centre = Square::parse("10E").expect("square");
         let around = centre.surrounding(MapBounds::default());
-        let reached: Vec<Square> =
-            Direction::ALL.iter().filter_map(|d| d.from(centre, MapBounds::default())).collect();
+        let reached: Vec<Square> = Direction::ALL.iter().filter_map(|d| d.from(centre, MapBounds::default())).collect();
         assert_eq!(reached.len(), 8);
         assert!(reached.iter().all(|square| around.contains(square)));
         assert_eq!(Direction::North.from(centre, MapBounds::default()), Square::parse("9E").ok());
