@@ -9,6 +9,7 @@ use herald_domain::{
         army::{Army, Color, RankClass, Team, TroopLine},
         battle::SideId,
         campaign::{
+            mercenaries::MercenaryEntry,
             ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignEvent, CampaignOptions,
             CampaignState, CoalitionCampaign, Start,
         },
@@ -16,6 +17,8 @@ use herald_domain::{
         map::{Faction, Map, Site, SiteKind, Square},
         movement::{EngagedSide, MoveReport},
         orders::{select::IgnoredOrder, Order},
+        rank::Rank,
+        setup::Player,
     },
     dice::DiceTape,
     Actor, Context, Decider, Role, RuleError,
@@ -177,16 +180,27 @@ impl Round {
 
     /// A round on `map` with `armies` and dice key `key`, or why it was refused.
     pub fn create_with(key: [u8; 32], map: Map, armies: Vec<ArmyEntry>) -> Result<Self, String> {
+        Self::set_up(key, map, armies, vec![], vec![])
+    }
+
+    /// A round with a roster of `players` and `mercenaries`, options relaxed for a small round.
+    pub fn set_up(
+        key: [u8; 32],
+        map: Map,
+        armies: Vec<ArmyEntry>,
+        players: Vec<Player>,
+        mercenaries: Vec<MercenaryEntry>,
+    ) -> Result<Self, String> {
         let mut round = Self::empty(key);
         let options = CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() };
         let create = CampaignCommand::CreateCampaign {
             name: "Round 7".into(),
             map,
-            players: vec![],
+            players,
             armies,
             options,
             seed_commitment: "00".repeat(32),
-            mercenaries: vec![],
+            mercenaries,
         };
         round.run(create, judge())?;
         Ok(round)
@@ -419,4 +433,57 @@ pub fn bumps(events: &[CampaignEvent]) -> Vec<(String, Square, Square, bool)> {
             _ => None,
         })
         .collect()
+}
+
+/// A roster entry: Phyrexians claim no factions; Coalition players claim Red, Green and Blue and
+/// hold their rank in Red.
+pub fn roster(name: &str, team: Team, rank: Rank) -> Player {
+    let coalition = team == Team::Coalition;
+    Player {
+        name: name.to_string(),
+        team,
+        rank,
+        factions: if coalition { vec![Faction::Red, Faction::Green, Faction::Blue] } else { vec![] },
+        rank_faction: (coalition && !rank.is_leader()).then_some(Faction::Red),
+    }
+}
+
+/// `army` on `square`, controlled by `controllers`.
+pub fn held(army: Army, square: &str, controllers: &[&str]) -> ArmyEntry {
+    ArmyEntry {
+        army,
+        controllers: controllers.iter().map(|c| c.to_string()).collect(),
+        start: Start::Square { square: sq(square) },
+    }
+}
+
+/// The events of one kind among `events`.
+pub fn of_kind<T>(events: &[CampaignEvent], pick: impl Fn(&CampaignEvent) -> Option<T>) -> Vec<T> {
+    events.iter().filter_map(pick).collect()
+}
+
+/// A result in which each army of `armies` has its own fate: `(army, side, losses, killed,
+/// by attempt, captured by)`.
+pub fn custom_result(
+    battle: &str,
+    winner: Option<SideId>,
+    armies: &[(&str, SideId, Vec<u32>, bool, bool, Option<&str>)],
+) -> BattleResult {
+    BattleResult {
+        battle: battle.to_string(),
+        winner,
+        sides: armies
+            .iter()
+            .map(|(army, side, losses, killed, by_attempt, captured_by)| BattleSideResult {
+                army: army.to_string(),
+                side: *side,
+                losses: losses.clone(),
+                killed: *killed,
+                killed_by_attempt: *by_attempt,
+                captured_by: captured_by.map(str::to_string),
+            })
+            .collect(),
+        departure: None,
+        withdrawn: vec![],
+    }
 }
