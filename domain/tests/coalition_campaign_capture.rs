@@ -32,7 +32,10 @@ fn rag_captured(battle: &Announced) -> herald_domain::coalition::campaign::Battl
     custom_result(
         &battle.battle,
         Some(SideId::B),
-        &[("Rag", SideId::A, vec![1000], false, false, Some("Sai Rei")), ("Sai Rei", SideId::B, vec![300], false, false, None)],
+        &[
+            ("Rag", SideId::A, vec![1000], false, false, Some("Sai Rei")),
+            ("Sai Rei", SideId::B, vec![300], false, false, None),
+        ],
     )
 }
 
@@ -121,14 +124,34 @@ fn a_partially_converted_army_that_loses_is_liberated_by_its_former_team_seed_00
 fn with_no_open_base_a_captured_army_goes_to_the_nearest_town_else_it_stays_and_the_winner_is_bumped_seed_003_4_5() {
     let mut towns = Map::default();
     for (name, square, kind) in [("Portal", "5E", SiteKind::Portal), ("Town", "20H", SiteKind::Town)] {
-        towns.sites.insert(sq(square), Site { name: name.into(), square: sq(square), kind, destroyed: false, win_condition: false, description: String::new() });
+        towns.sites.insert(
+            sq(square),
+            Site {
+                name: name.into(),
+                square: sq(square),
+                kind,
+                destroyed: false,
+                win_condition: false,
+                description: String::new(),
+            },
+        );
     }
     let (mut round, battle) = attack_on_rag(towns);
     let capture = captured(&round.play_orders(&[], vec![rag_captured(&battle)]));
     assert_eq!((capture[0].to, capture[0].destination), (sq("20H"), CaptureDestination::Town));
 
     let mut bare = Map::default();
-    bare.sites.insert(sq("5E"), Site { name: "Portal".into(), square: sq("5E"), kind: SiteKind::Portal, destroyed: false, win_condition: true, description: String::new() });
+    bare.sites.insert(
+        sq("5E"),
+        Site {
+            name: "Portal".into(),
+            square: sq("5E"),
+            kind: SiteKind::Portal,
+            destroyed: false,
+            win_condition: true,
+            description: String::new(),
+        },
+    );
     let (mut round, battle) = attack_on_rag(bare);
     let events = round.play_orders(&[], vec![rag_captured(&battle)]);
     let capture = captured(&events);
@@ -155,7 +178,10 @@ fn a_coalition_army_recaptured_by_the_coalition_regains_its_old_colors_seed_003_
     let result = custom_result(
         &battle.battle,
         Some(SideId::A),
-        &[("Vorn", SideId::A, vec![100], false, false, None), ("Tahngarth", SideId::B, vec![800], false, false, Some("Vorn"))],
+        &[
+            ("Vorn", SideId::A, vec![100], false, false, None),
+            ("Tahngarth", SideId::B, vec![800], false, false, Some("Vorn")),
+        ],
     );
     let events = round.play_orders(&[], vec![result]);
     assert_eq!(captured(&events)[0].to, sq(PORTAL), "a Phyrexian captor's nearest unoccupied portal");
@@ -164,20 +190,24 @@ fn a_coalition_army_recaptured_by_the_coalition_regains_its_old_colors_seed_003_
     round.play_orders(&[], vec![]);
     assert!(!round.state.conversions.contains_key("Tahngarth"), "fully converted to Phyrexia");
     // Gerrard comes to take it back.
-    round.run(
-        herald_domain::coalition::campaign::CampaignCommand::RuleOnArmy {
-            army: "Gerrard".into(),
-            square: sq("6E"),
-            reason: "the Coalition's raid party arrives".into(),
-        },
-        judge(),
-    )
-    .expect("moved");
+    round
+        .run(
+            herald_domain::coalition::campaign::CampaignCommand::RuleOnArmy {
+                army: "Gerrard".into(),
+                square: sq("6E"),
+                reason: "the Coalition's raid party arrives".into(),
+            },
+            judge(),
+        )
+        .expect("moved");
     let again = the_battle(&round.play_orders(&["Gerrard: 6E > 5E; engage Tahngarth"], vec![]));
     let result = custom_result(
         &again.battle,
         Some(SideId::B),
-        &[("Tahngarth", SideId::A, vec![300], false, false, Some("Gerrard")), ("Gerrard", SideId::B, vec![0], false, false, None)],
+        &[
+            ("Tahngarth", SideId::A, vec![300], false, false, Some("Gerrard")),
+            ("Gerrard", SideId::B, vec![0], false, false, None),
+        ],
     );
     round.play_orders(&[], vec![result]);
     let tahngarth = &round.state.armies["Tahngarth"];
@@ -219,7 +249,9 @@ fn the_second_winner_leaves_in_the_direction_its_strategy_named_before_the_loser
             on(broodlings("Crovax", RankClass::PlaguelordCommander), "30E"),
         ],
     );
-    let battle = the_battle(&round.play_orders(&["Sai Rei: 10B > 10E; Joint Engage", "Tahngarth: 10H > 10E; Joint Engage"], vec![]));
+    let battle = the_battle(
+        &round.play_orders(&["Sai Rei: 10B > 10E; Joint Engage", "Tahngarth: 10H > 10E; Joint Engage"], vec![]),
+    );
     let mut result = battle.result(Team::Coalition, &[("Rag", vec![3000])], &[]);
     result.departure = Some(Departure { army: "Tahngarth".into(), direction: Direction::NorthEast });
     let events = round.play_orders(&[], vec![result]);
@@ -238,7 +270,9 @@ fn the_second_winner_leaves_in_the_direction_its_strategy_named_before_the_loser
             on(broodlings("Crovax", RankClass::PlaguelordCommander), "30E"),
         ],
     );
-    let battle = the_battle(&round.play_orders(&["Sai Rei: 10B > 10E; Joint Engage", "Tahngarth: 10H > 10E; Joint Engage"], vec![]));
+    let battle = the_battle(
+        &round.play_orders(&["Sai Rei: 10B > 10E; Joint Engage", "Tahngarth: 10H > 10E; Joint Engage"], vec![]),
+    );
     let mut result = battle.result(Team::Coalition, &[], &[]);
     result.departure = Some(Departure { army: "Tahngarth".into(), direction: Direction::NorthEast });
     let bumped = bumps(&round.play_orders(&[], vec![result]));

@@ -53,7 +53,10 @@ fn the_general_and_one_admiral_hold_the_authority_and_only_they_request_changes_
     let mut round = a_round();
     assert_eq!(round.state.control.authority[&Team::Coalition].holders, vec!["Gerrard", "Hanna"]);
     assert_eq!(round.state.control.authority[&Team::Phyrexia].holders, vec!["Yawgmoth"]);
-    assert_eq!(round.run(request("Proxy 2", &["Orim"]), player("Sisay")).expect_err("no authority"), "coalition.campaign.no_control_authority");
+    assert_eq!(
+        round.run(request("Proxy 2", &["Orim"]), player("Sisay")).expect_err("no authority"),
+        "coalition.campaign.no_control_authority"
+    );
     let events = round.run(request("Proxy 2", &["Orim"]), player("Hanna")).expect("Hanna holds it");
     let CampaignEvent::ControlChanged(changed) = &events[0] else { panic!("{events:?}") };
     assert_eq!(changed.at, at(round.hour), "effective on the timestamp of the request (seed 003 §5.2.1)");
@@ -70,7 +73,10 @@ fn the_general_or_a_holder_transfers_the_authority_seed_003_5_2_2_1() {
     };
     assert!(round.run(transfer(&["Sisay", "Tahngarth"]), player("Orim")).is_err(), "Orim holds nothing");
     round.run(transfer(&["Sisay", "Tahngarth"]), player("Hanna")).expect("a holder transfers it");
-    assert_eq!(round.run(request("Proxy 2", &["Orim"]), player("Hanna")).expect_err("no longer"), "coalition.campaign.no_control_authority");
+    assert_eq!(
+        round.run(request("Proxy 2", &["Orim"]), player("Hanna")).expect_err("no longer"),
+        "coalition.campaign.no_control_authority"
+    );
     round.run(request("Proxy 2", &["Orim", "Tahngarth"]), player("Sisay")).expect("Sisay holds it now");
     // The General can always get it back.
     round.run(transfer(&["Gerrard", "Hanna"]), player("Gerrard")).expect("the General takes it back");
@@ -82,21 +88,35 @@ fn the_general_or_a_holder_transfers_the_authority_seed_003_5_2_2_1() {
 #[test]
 fn nobody_controls_an_army_above_their_rank_but_captains_and_above_control_any_seed_003_5_3_1() {
     let mut round = a_round();
-    assert_eq!(round.run(request("Gerrard", &["Orim"]), player("Hanna")).expect_err("a Lieutenant"), "coalition.campaign.rank_too_low");
-    assert_eq!(round.run(request("Proxy 1", &["Crovax"]), player("Hanna")).expect_err("a Phyrexian"), "coalition.campaign.controller_not_on_team");
+    assert_eq!(
+        round.run(request("Gerrard", &["Orim"]), player("Hanna")).expect_err("a Lieutenant"),
+        "coalition.campaign.rank_too_low"
+    );
+    assert_eq!(
+        round.run(request("Proxy 1", &["Crovax"]), player("Hanna")).expect_err("a Phyrexian"),
+        "coalition.campaign.controller_not_on_team"
+    );
     round.run(request("Proxy 3", &["Sisay", "Karn"]), player("Hanna")).expect("a Captain controls any army");
-    round.run(request("Proxy 2", &["Orim", "Tahngarth"]), player("Hanna")).expect("a Lieutenant controls a Lieutenant army");
+    round
+        .run(request("Proxy 2", &["Orim", "Tahngarth"]), player("Hanna"))
+        .expect("a Lieutenant controls a Lieutenant army");
     round.assert_replays();
 }
 
 #[test]
 fn a_demotion_leaves_the_armies_above_the_new_rank_without_a_controller_seed_003_5_3_1() {
     let mut round = a_round();
-    let events = round.run(CampaignCommand::ChangeRank { player: "Tahngarth".into(), rank: Rank::Lieutenant }, player("Gerrard")).expect("demoted");
+    let events = round
+        .run(CampaignCommand::ChangeRank { player: "Tahngarth".into(), rank: Rank::Lieutenant }, player("Gerrard"))
+        .expect("demoted");
     assert!(matches!(&events[0], CampaignEvent::PlayerRankChanged(changed) if changed.to == Rank::Lieutenant));
-    assert!(controllers(&round, "Tahngarth").is_empty(), "controlled by no player until the side asks for a new controller");
+    assert!(
+        controllers(&round, "Tahngarth").is_empty(),
+        "controlled by no player until the side asks for a new controller"
+    );
     assert_eq!(controllers(&round, "Proxy 2"), vec!["Tahngarth"], "the Lieutenant army stays his");
-    let refused = round.run(CampaignCommand::ChangeRank { player: "Tahngarth".into(), rank: Rank::Captain }, player("Orim"));
+    let refused =
+        round.run(CampaignCommand::ChangeRank { player: "Tahngarth".into(), rank: Rank::Captain }, player("Orim"));
     assert!(refused.is_err(), "only leaders (or judges) change ranks");
     round.assert_replays();
 }
@@ -107,8 +127,13 @@ fn a_demoted_active_players_last_army_is_kept_until_a_new_one_is_found_unless_th
     // Sisay, a Captain, controls only Proxy 1 (Lt Cmdr). Demoted to Lieutenant she could control
     // none of her armies; Lieutenants (Orim, Karn, Sisay) are 3 for 3 Lieutenant armies, so the
     // exception does not apply: she keeps Proxy 1 and a new army is owed to her.
-    let events = round.run(CampaignCommand::ChangeRank { player: "Sisay".into(), rank: Rank::Lieutenant }, player("Hanna")).expect("demoted");
-    assert!(events.iter().any(|e| matches!(e, CampaignEvent::NewArmyOwed(owed) if owed.player == "Sisay")), "{events:?}");
+    let events = round
+        .run(CampaignCommand::ChangeRank { player: "Sisay".into(), rank: Rank::Lieutenant }, player("Hanna"))
+        .expect("demoted");
+    assert!(
+        events.iter().any(|e| matches!(e, CampaignEvent::NewArmyOwed(owed) if owed.player == "Sisay")),
+        "{events:?}"
+    );
     assert_eq!(controllers(&round, "Proxy 1"), vec!["Sisay"]);
     // Giving her a legal army clears what is owed.
     round.run(request("Proxy 2", &["Sisay", "Tahngarth"]), player("Hanna")).expect("a Lieutenant army for her");
@@ -116,8 +141,15 @@ fn a_demoted_active_players_last_army_is_kept_until_a_new_one_is_found_unless_th
 
     // With more Lieutenants than Lieutenant armies the demotion takes the last army (the exception).
     let mut crowded = a_round();
-    crowded.run(CampaignCommand::AddPlayer { player: roster("Mirri", Team::Coalition, Rank::Lieutenant) }, player("Gerrard")).expect("joined");
-    let events = crowded.run(CampaignCommand::ChangeRank { player: "Sisay".into(), rank: Rank::Lieutenant }, player("Hanna")).expect("demoted");
+    crowded
+        .run(
+            CampaignCommand::AddPlayer { player: roster("Mirri", Team::Coalition, Rank::Lieutenant) },
+            player("Gerrard"),
+        )
+        .expect("joined");
+    let events = crowded
+        .run(CampaignCommand::ChangeRank { player: "Sisay".into(), rank: Rank::Lieutenant }, player("Hanna"))
+        .expect("demoted");
     assert!(!events.iter().any(|e| matches!(e, CampaignEvent::NewArmyOwed(_))), "{events:?}");
     assert!(controllers(&crowded, "Proxy 1").is_empty());
     crowded.assert_replays();
@@ -135,9 +167,17 @@ fn an_active_players_last_army_may_never_be_taken_away_seed_003_5_3_4() {
 #[test]
 fn a_namesake_army_needs_its_players_permission_seed_003_5_3_2() {
     let mut round = a_round();
-    assert_eq!(round.run(request("Tahngarth", &["Sisay"]), player("Hanna")).expect_err("his namesake"), "coalition.campaign.namesake_army");
-    assert!(round.run(CampaignCommand::PermitControlChange { army: "Tahngarth".into() }, player("Orim")).is_err(), "only Tahngarth may permit it");
-    round.run(CampaignCommand::PermitControlChange { army: "Tahngarth".into() }, player("Tahngarth")).expect("permission");
+    assert_eq!(
+        round.run(request("Tahngarth", &["Sisay"]), player("Hanna")).expect_err("his namesake"),
+        "coalition.campaign.namesake_army"
+    );
+    assert!(
+        round.run(CampaignCommand::PermitControlChange { army: "Tahngarth".into() }, player("Orim")).is_err(),
+        "only Tahngarth may permit it"
+    );
+    round
+        .run(CampaignCommand::PermitControlChange { army: "Tahngarth".into() }, player("Tahngarth"))
+        .expect("permission");
     round.run(request("Tahngarth", &["Sisay"]), player("Hanna")).expect("with his permission");
     assert!(round.state.control.permissions.is_empty(), "a permission is used once");
     round.assert_replays();
@@ -149,11 +189,21 @@ fn inactive_players_lose_the_protections_and_the_battle_judge_may_reject_a_leade
     let declare = CampaignCommand::DeclareInactive { player: "Karn".into(), reason: "silent for days".into() };
     assert!(round.run(declare.clone(), player("Orim")).is_err(), "Orim is not a leader");
     round.run(declare, player("Hanna")).expect("a leader declares Karn inactive");
-    let rejected = round.run(CampaignCommand::RejectInactivity { player: "Karn".into(), reason: "Karn posted in the thread".into() }, judge()).expect("rejected");
+    let rejected = round
+        .run(
+            CampaignCommand::RejectInactivity { player: "Karn".into(), reason: "Karn posted in the thread".into() },
+            judge(),
+        )
+        .expect("rejected");
     let CampaignEvent::InactivityRejected(rejection) = &rejected[0] else { panic!("{rejected:?}") };
-    assert_eq!(round.run(request("Proxy 3", &["Sisay"]), player("Hanna")).expect_err("protected again"), "coalition.campaign.last_army");
+    assert_eq!(
+        round.run(request("Proxy 3", &["Sisay"]), player("Hanna")).expect_err("protected again"),
+        "coalition.campaign.last_army"
+    );
     // The head battle judge's call stands; overruling it reinstates the declaration.
-    round.run(CampaignCommand::Overrule { call: rejection.call.call, reason: "the leaders were right".into() }, judge()).expect("overruled");
+    round
+        .run(CampaignCommand::Overrule { call: rejection.call.call, reason: "the leaders were right".into() }, judge())
+        .expect("overruled");
     round.run(request("Proxy 3", &["Sisay"]), player("Hanna")).expect("an inactive player's last army may be taken");
     round.assert_replays();
 }
@@ -162,13 +212,23 @@ fn inactive_players_lose_the_protections_and_the_battle_judge_may_reject_a_leade
 fn a_player_who_has_not_posted_for_a_week_is_inactive_seed_003_5_1() {
     let mut round = a_round();
     let a_week_later = at(round.hour + 7 * 24 + 1);
-    round.run_at(request("Proxy 3", &["Sisay"]), player("Hanna"), a_week_later).expect("Karn has not posted for a week");
+    round
+        .run_at(request("Proxy 3", &["Sisay"]), player("Hanna"), a_week_later)
+        .expect("Karn has not posted for a week");
     // A player who states they will be inactive is inactive at once, and withdraws it themself.
     let mut round = a_round();
-    round.run(CampaignCommand::DeclareInactive { player: "Karn".into(), reason: "holiday".into() }, player("Karn")).expect("stated");
-    assert!(round.run(CampaignCommand::RejectInactivity { player: "Karn".into(), reason: "no".into() }, judge()).is_err(), "a player's own statement is not rejected");
+    round
+        .run(CampaignCommand::DeclareInactive { player: "Karn".into(), reason: "holiday".into() }, player("Karn"))
+        .expect("stated");
+    assert!(
+        round.run(CampaignCommand::RejectInactivity { player: "Karn".into(), reason: "no".into() }, judge()).is_err(),
+        "a player's own statement is not rejected"
+    );
     round.run(CampaignCommand::DeclareActive, player("Karn")).expect("back");
-    assert_eq!(round.run(request("Proxy 3", &["Sisay"]), player("Hanna")).expect_err("active"), "coalition.campaign.last_army");
+    assert_eq!(
+        round.run(request("Proxy 3", &["Sisay"]), player("Hanna")).expect_err("active"),
+        "coalition.campaign.last_army"
+    );
     round.assert_replays();
 }
 
@@ -210,16 +270,26 @@ fn a_judges_emergency_authority_lasts_one_turn_seed_003_5_2_2_2() {
     round.run(request("Proxy 2", &["Orim", "Tahngarth"]), player("Sisay")).expect("Sisay may now");
     assert!(round.run(request("Proxy 2", &["Tahngarth"]), player("Hanna")).is_err());
     round.play(&[], vec![]);
-    assert_eq!(round.state.control.authority[&Team::Coalition].holders, vec!["Gerrard", "Hanna"], "back after one turn");
+    assert_eq!(
+        round.state.control.authority[&Team::Coalition].holders,
+        vec!["Gerrard", "Hanna"],
+        "back after one turn"
+    );
     round.assert_replays();
 }
 
 #[test]
 fn a_sides_authority_names_each_players_contingency_seed_003_5_2_3() {
     let mut round = a_round();
-    let set = |contingency: &str| CampaignCommand::SetContingency { player: "Tahngarth".into(), contingency: Some(contingency.into()) };
+    let set = |contingency: &str| CampaignCommand::SetContingency {
+        player: "Tahngarth".into(),
+        contingency: Some(contingency.into()),
+    };
     assert!(round.run(set("Orim"), player("Karn")).is_err(), "Karn holds no authority");
-    assert_eq!(round.run(set("Crovax"), player("Hanna")).expect_err("another side"), "coalition.campaign.contingency_player");
+    assert_eq!(
+        round.run(set("Crovax"), player("Hanna")).expect_err("another side"),
+        "coalition.campaign.contingency_player"
+    );
     round.run(set("Orim"), player("Hanna")).expect("set");
     assert_eq!(round.state.control.contingencies["Tahngarth"], "Orim");
     round.assert_replays();
@@ -257,7 +327,9 @@ fn posting_for_an_army_one_never_controlled_is_reprimanded_seed_003_5_4_1() {
     round.post("Orim", "Proxy 1: 20E > 21E").expect("accepted until the lock");
     let events = round.adjudicate(vec![]).expect("adjudicated");
     let reprimands = of_kind(&events, |e| match e {
-        CampaignEvent::PlayerReprimanded(reprimand) => Some((reprimand.player.clone(), reprimand.army.clone(), reprimand.rule.clone())),
+        CampaignEvent::PlayerReprimanded(reprimand) => {
+            Some((reprimand.player.clone(), reprimand.army.clone(), reprimand.rule.clone()))
+        }
         _ => None,
     });
     assert_eq!(reprimands, vec![("Orim".to_string(), "Proxy 1".to_string(), "seed 003 §5.4.1".to_string())]);
@@ -272,7 +344,9 @@ fn the_number_of_armies_rule_is_obsolete_and_not_enforced_seed_003_5_3_3() {
     // Sisay would control four armies while Karn and Orim control one each: §5.3.3 would refuse it.
     for army in ["Tahngarth", "Proxy 2", "Gerrard"] {
         if army == "Tahngarth" {
-            round.run(CampaignCommand::PermitControlChange { army: army.into() }, player("Tahngarth")).expect("permission");
+            round
+                .run(CampaignCommand::PermitControlChange { army: army.into() }, player("Tahngarth"))
+                .expect("permission");
         }
         let mut keep = controllers(&round, army);
         keep.retain(|c| c != "Tahngarth" || army == "Proxy 2");
@@ -287,15 +361,23 @@ fn the_number_of_armies_rule_is_obsolete_and_not_enforced_seed_003_5_3_3() {
 #[test]
 fn a_player_whose_last_army_is_killed_is_owed_a_new_one_seed_003_5_3_4() {
     let mut round = a_round();
-    round.run(
-        CampaignCommand::RuleOnArmy { army: "Crovax".into(), square: sq("20L").to_owned(), reason: "a raid".into() },
-        judge(),
-    )
-    .expect("moved");
+    round
+        .run(
+            CampaignCommand::RuleOnArmy {
+                army: "Crovax".into(),
+                square: sq("20L").to_owned(),
+                reason: "a raid".into(),
+            },
+            judge(),
+        )
+        .expect("moved");
     let battle = the_battle(&round.play(&[("Crovax", "Crovax: 20L > 20K; engage Proxy 3")], vec![]));
     let result = battle.result(Team::Phyrexia, &[], &["Proxy 3"]);
     let events = round.play(&[], vec![result]);
-    assert!(events.iter().any(|e| matches!(e, CampaignEvent::NewArmyOwed(owed) if owed.player == "Karn")), "{events:?}");
+    assert!(
+        events.iter().any(|e| matches!(e, CampaignEvent::NewArmyOwed(owed) if owed.player == "Karn")),
+        "{events:?}"
+    );
     round.run(request("Proxy 2", &["Tahngarth", "Karn"]), player("Hanna")).expect("a new army for Karn");
     assert!(round.state.control.owed.is_empty());
     round.assert_replays();

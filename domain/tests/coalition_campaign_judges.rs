@@ -44,7 +44,8 @@ fn judged_round() -> Round {
             line("Craw Wurm", &[Color::Green], 5, 3, 1000, 1000),
         ],
     );
-    let mut round = Round::create(map(), vec![on(sai_rei, "12E"), on(broodlings("Rag", RankClass::CplLtCommander), "14E")]);
+    let mut round =
+        Round::create(map(), vec![on(sai_rei, "12E"), on(broodlings("Rag", RankClass::CplLtCommander), "14E")]);
     for (judge, office, assistant) in [
         ("token:head", Office::Battle, false),
         ("token:assistant", Office::Battle, true),
@@ -83,11 +84,17 @@ fn once_judges_are_appointed_only_they_judge_the_round_each_in_their_position_se
     assert_eq!(stranger, "coalition.campaign.not_a_judge_here");
     let mercenary = round.run(open.clone(), seat("token:mercenary")).expect_err("not the movement judge's work");
     assert_eq!(mercenary, "coalition.campaign.not_a_judge_here");
-    round.run(open, seat("token:assistant")).expect("an assistant judge is treated exactly as the judge of that position");
-    let sanction = CampaignCommand::ImposeSanction { player: "sai rei".into(), army: None, severity: 0, reason: "late".into() };
+    round
+        .run(open, seat("token:assistant"))
+        .expect("an assistant judge is treated exactly as the judge of that position");
+    let sanction =
+        CampaignCommand::ImposeSanction { player: "sai rei".into(), army: None, severity: 0, reason: "late".into() };
     assert!(round.run(sanction.clone(), seat("token:movement")).is_err(), "sanctions are the battle judge's");
     round.run(sanction, seat("token:assistant")).expect("an assistant battle judge sanctions");
-    assert!(round.run(ruling("Sai Rei", "12F"), seat("token:mercenary")).is_err(), "the mercenary judge rules on mercenaries only");
+    assert!(
+        round.run(ruling("Sai Rei", "12F"), seat("token:mercenary")).is_err(),
+        "the mercenary judge rules on mercenaries only"
+    );
     let again = round.run(appoint("token:x", Office::Movement, true), seat("token:assistant"));
     assert_eq!(again.expect_err("only the head"), "coalition.campaign.not_head_judge");
     round.assert_replays();
@@ -96,17 +103,25 @@ fn once_judges_are_appointed_only_they_judge_the_round_each_in_their_position_se
 #[test]
 fn only_the_battle_judge_overrules_the_movement_judge_and_only_the_head_the_assistant_seed_003_3_3_3_and_1_3() {
     let mut round = judged_round();
-    let movement_call = call_of(&round.run(ruling("Sai Rei", "12F"), seat("token:movement")).expect("a movement ruling"));
+    let movement_call =
+        call_of(&round.run(ruling("Sai Rei", "12F"), seat("token:movement")).expect("a movement ruling"));
     assert_eq!(round.square("Sai Rei"), sq("12F"));
     assert!(round.run(overrule(movement_call), seat("token:movement")).is_err(), "a movement judge overrules nothing");
     round.run(overrule(movement_call), seat("token:assistant")).expect("a battle judge overrules the movement judge");
     assert_eq!(round.square("Sai Rei"), sq("12E"), "a superseding event puts it back: the log is never rewritten");
     assert!(round.events.iter().any(|e| matches!(e, CampaignEvent::ArmyRuledOn { .. })), "the ruling stays in the log");
-    assert_eq!(round.run(overrule(movement_call), seat("token:head")).expect_err("once"), "coalition.campaign.already_overruled");
+    assert_eq!(
+        round.run(overrule(movement_call), seat("token:head")).expect_err("once"),
+        "coalition.campaign.already_overruled"
+    );
 
-    let assistant_call = call_of(&round.run(ruling("Rag", "15E"), seat("token:assistant")).expect("an assistant's ruling"));
+    let assistant_call =
+        call_of(&round.run(ruling("Rag", "15E"), seat("token:assistant")).expect("an assistant's ruling"));
     let head_call = call_of(&round.run(ruling("Rag", "16E"), seat("token:head")).expect("the head's ruling"));
-    assert_eq!(round.run(overrule(head_call), seat("token:assistant")).expect_err("not the head's"), "coalition.campaign.may_not_overrule");
+    assert_eq!(
+        round.run(overrule(head_call), seat("token:assistant")).expect_err("not the head's"),
+        "coalition.campaign.may_not_overrule"
+    );
     round.run(overrule(assistant_call), seat("token:head")).expect("the head battle judge overrules the assistant");
     assert_eq!(round.square("Rag"), sq("14E"), "back where the assistant's ruling found it");
     round.assert_replays();
@@ -159,10 +174,23 @@ fn a_sanction_on_an_army_in_battle_reaches_that_battle_seed_003_5_4_1() {
     round.run(CampaignCommand::OpenTurn { deadline: at(round.hour + 12) }, seat("token:movement")).expect("opened");
     round.post("sai rei", "Sai Rei: 12E > 14E; engage Rag").expect("posted");
     round.run(CampaignCommand::LockTurn, seat("token:movement")).expect("locked");
-    let battle = the_battle(&round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, seat("token:movement")).expect("adjudicated"));
-    let sanction = CampaignCommand::ImposeSanction { player: "rag".into(), army: Some("Rag".into()), severity: 1, reason: "late post".into() };
+    let battle = the_battle(
+        &round
+            .run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, seat("token:movement"))
+            .expect("adjudicated"),
+    );
+    let sanction = CampaignCommand::ImposeSanction {
+        player: "rag".into(),
+        army: Some("Rag".into()),
+        severity: 1,
+        reason: "late post".into(),
+    };
     let events = round.run(sanction, seat("token:head")).expect("sanctioned");
     let CampaignEvent::SanctionImposed(imposed) = &events[0] else { panic!("{events:?}") };
-    assert_eq!(imposed.battle.as_deref(), Some(battle.battle.as_str()), "the real controller fights with the reduced numbers");
+    assert_eq!(
+        imposed.battle.as_deref(),
+        Some(battle.battle.as_str()),
+        "the real controller fights with the reduced numbers"
+    );
     round.assert_replays();
 }

@@ -33,7 +33,17 @@ fn hired(faction: MercenaryFaction, army: Army, square: &str, ocean: bool) -> Me
 fn towns() -> Map {
     let mut map = map();
     for (name, square) in [("Benalia", "20H"), ("Mercadia", "10B")] {
-        map.sites.insert(sq(square), Site { name: name.into(), square: sq(square), kind: SiteKind::Town, destroyed: false, win_condition: false, description: String::new() });
+        map.sites.insert(
+            sq(square),
+            Site {
+                name: name.into(),
+                square: sq(square),
+                kind: SiteKind::Town,
+                destroyed: false,
+                win_condition: false,
+                description: String::new(),
+            },
+        );
     }
     map
 }
@@ -41,19 +51,47 @@ fn towns() -> Map {
 /// Two Town Defenders, an ocean theme army and one on land, one raider; Crovax and Gerrard.
 fn mercenary_round(extra: Vec<MercenaryEntry>) -> Round {
     let guard = |name: &str| {
-        merc(name, RankClass::CplLtCommander, vec![line("Town Guard", &[Color::White], 2, 0, 5000, 4800), line("Archers", &[Color::White], 3, 1, 2500, 2000)])
+        merc(
+            name,
+            RankClass::CplLtCommander,
+            vec![
+                line("Town Guard", &[Color::White], 2, 0, 5000, 4800),
+                line("Archers", &[Color::White], 3, 1, 2500, 2000),
+            ],
+        )
     };
     let mut mercenaries = vec![
         hired(MercenaryFaction::TownDefender, guard("Benalish Guard"), "20H", false),
         hired(MercenaryFaction::TownDefender, guard("Mercadian Guard"), "10B", false),
-        hired(MercenaryFaction::Theme, merc("Sea Serpents", RankClass::PlaguelordCommander, vec![line("Serpent", &[Color::Blue], 3, 0, 5000, 5000)]), "25A", true),
         hired(
             MercenaryFaction::Theme,
-            merc("Forest Wardens", RankClass::PlaguelordCommander, vec![line("Elf", &[Color::Green], 3, 0, 5000, 4000), line("Treefolk", &[Color::Green], 4, 1, 2500, 1000)]),
+            merc(
+                "Sea Serpents",
+                RankClass::PlaguelordCommander,
+                vec![line("Serpent", &[Color::Blue], 3, 0, 5000, 5000)],
+            ),
+            "25A",
+            true,
+        ),
+        hired(
+            MercenaryFaction::Theme,
+            merc(
+                "Forest Wardens",
+                RankClass::PlaguelordCommander,
+                vec![
+                    line("Elf", &[Color::Green], 3, 0, 5000, 4000),
+                    line("Treefolk", &[Color::Green], 4, 1, 2500, 1000),
+                ],
+            ),
             "15M",
             false,
         ),
-        hired(MercenaryFaction::Raider, merc("Raider 1", RankClass::CenturionLieutenant, raider_troops(RankClass::CenturionLieutenant)), "13C", false),
+        hired(
+            MercenaryFaction::Raider,
+            merc("Raider 1", RankClass::CenturionLieutenant, raider_troops(RankClass::CenturionLieutenant)),
+            "13C",
+            false,
+        ),
     ];
     mercenaries.extend(extra);
     let armies = vec![
@@ -71,10 +109,16 @@ fn mercenary_judge_posts(round: &mut Round, text: &str) -> Result<Vec<CampaignEv
 #[test]
 fn the_mercenary_judge_orders_the_three_factions_and_players_cannot_seed_003_ch_6() {
     let mut round = mercenary_round(vec![]);
-    assert_eq!(round.state.armies["Raider 1"].controllers.iter().cloned().collect::<Vec<_>>(), vec![MERCENARY_JUDGE.to_string()]);
+    assert_eq!(
+        round.state.armies["Raider 1"].controllers.iter().cloned().collect::<Vec<_>>(),
+        vec![MERCENARY_JUDGE.to_string()]
+    );
     assert_eq!(round.state.mercenaries["Benalish Guard"].home, Some(sq("20H")), "a Town Defender's home is its town");
     round.open();
-    assert_eq!(round.post("sai rei", "Raider 1: 13C > 13D").expect_err("a player"), "coalition.campaign.not_controller");
+    assert_eq!(
+        round.post("sai rei", "Raider 1: 13C > 13D").expect_err("a player"),
+        "coalition.campaign.not_controller"
+    );
     let events = mercenary_judge_posts(&mut round, "Raider 1: 13C > 14C").expect("the mercenary judge");
     assert!(matches!(&events[0], CampaignEvent::OrdersPosted { orders, .. } if orders[0].posted_by == MERCENARY_JUDGE));
     round.adjudicate(vec![]).expect("adjudicated");
@@ -84,8 +128,10 @@ fn the_mercenary_judge_orders_the_three_factions_and_players_cannot_seed_003_ch_
 
 #[test]
 fn a_town_defender_starts_in_a_town_seed_003_6_1() {
-    let guard = merc("Lost Guard", RankClass::CplLtCommander, vec![line("Town Guard", &[Color::White], 2, 0, 5000, 5000)]);
-    let refused = Round::set_up(KEY, towns(), vec![], vec![], vec![hired(MercenaryFaction::TownDefender, guard, "22H", false)]);
+    let guard =
+        merc("Lost Guard", RankClass::CplLtCommander, vec![line("Town Guard", &[Color::White], 2, 0, 5000, 5000)]);
+    let refused =
+        Round::set_up(KEY, towns(), vec![], vec![], vec![hired(MercenaryFaction::TownDefender, guard, "22H", false)]);
     assert_eq!(refused.err().as_deref(), Some("coalition.campaign.town_defender_start"));
 }
 
@@ -93,7 +139,12 @@ fn a_town_defender_starts_in_a_town_seed_003_6_1() {
 fn town_defenders_heal_500_a_turn_at_home_lowest_rank_first_seed_003_6_1_2() {
     let mut round = mercenary_round(vec![]);
     // Mercadian Guard is out of its town this turn: no healing for it.
-    round.run(CampaignCommand::RuleOnArmy { army: "Mercadian Guard".into(), square: sq("12B"), reason: "sortie".into() }, judge()).expect("moved");
+    round
+        .run(
+            CampaignCommand::RuleOnArmy { army: "Mercadian Guard".into(), square: sq("12B"), reason: "sortie".into() },
+            judge(),
+        )
+        .expect("moved");
     let first = round.play(&[], vec![]);
     let healed = of_kind(&first, |e| match e {
         CampaignEvent::TownDefenderHealed(healed) => Some(healed.army.clone()),
@@ -109,14 +160,19 @@ fn town_defenders_heal_500_a_turn_at_home_lowest_rank_first_seed_003_6_1_2() {
 
 #[test]
 fn the_healing_formulas_of_town_defenders_and_theme_armies_seed_003_6_1_2_and_6_2_2() {
-    let army = merc("Guard", RankClass::CplLtCommander, vec![
-        line("Archers", &[Color::White], 3, 1, 2500, 100),
-        line("Town Guard", &[Color::White], 2, 0, 5000, 4900),
-    ]);
+    let army = merc(
+        "Guard",
+        RankClass::CplLtCommander,
+        vec![line("Archers", &[Color::White], 3, 1, 2500, 100), line("Town Guard", &[Color::White], 2, 0, 5000, 4900)],
+    );
     let healed = town_defender_healing(&army);
     // The lowest rank (slot 0, the second line) first: 100 there, then 400 to slot 1.
     assert_eq!(healed.iter().map(|l| (l.line, l.from, l.to)).collect::<Vec<_>>(), vec![(0, 100, 500), (1, 4900, 5000)]);
-    let theme = merc("Wardens", RankClass::PlaguelordCommander, vec![line("Elf", &[Color::Green], 3, 0, 5000, 4000), line("Treefolk", &[Color::Green], 4, 1, 2500, 1000)]);
+    let theme = merc(
+        "Wardens",
+        RankClass::PlaguelordCommander,
+        vec![line("Elf", &[Color::Green], 3, 0, 5000, 4000), line("Treefolk", &[Color::Green], 4, 1, 2500, 1000)],
+    );
     let war = war_healing(&theme);
     assert_eq!(war.iter().map(|l| l.to).collect::<Vec<_>>(), vec![5000, 1625], "25% of each rank, up to full");
 }
@@ -124,11 +180,27 @@ fn the_healing_formulas_of_town_defenders_and_theme_armies_seed_003_6_1_2_and_6_
 #[test]
 fn killing_a_town_defender_sends_a_land_theme_army_to_war_on_the_other_team_healing_it_once_seed_003_6_2_2() {
     let mut round = mercenary_round(vec![]);
-    round.run(CampaignCommand::RuleOnArmy { army: "Crovax".into(), square: sq("19H"), reason: "marches on Benalia".into() }, judge()).expect("moved");
+    round
+        .run(
+            CampaignCommand::RuleOnArmy {
+                army: "Crovax".into(),
+                square: sq("19H"),
+                reason: "marches on Benalia".into(),
+            },
+            judge(),
+        )
+        .expect("moved");
     let battle = the_battle(&round.play(&[("crovax", "Crovax: 19H > 20H; engage Benalish Guard")], vec![]));
     let sides: Vec<Team> = battle.sides.iter().map(|s| s.team).collect();
     assert_eq!(sides, vec![Team::Phyrexia, Team::Mercenary], "side a is Phyrexia");
-    let killed = custom_result(&battle.battle, Some(SideId::A), &[("Crovax", SideId::A, vec![100], false, false, None), ("Benalish Guard", SideId::B, vec![], true, true, None)]);
+    let killed = custom_result(
+        &battle.battle,
+        Some(SideId::A),
+        &[
+            ("Crovax", SideId::A, vec![100], false, false, None),
+            ("Benalish Guard", SideId::B, vec![], true, true, None),
+        ],
+    );
     let events = round.play(&[], vec![killed]);
     let wars = of_kind(&events, |e| match e {
         CampaignEvent::ThemeArmyWentToWar(war) => Some(war.clone()),
@@ -140,9 +212,25 @@ fn killing_a_town_defender_sends_a_land_theme_army_to_war_on_the_other_team_heal
     assert_eq!(wars[0].against, Team::Coalition, "the team that did not score the kill");
     assert_eq!(round.troops("Forest Wardens"), vec![5000, 1625], "healed 25% of each rank when it first declares war");
     // A second kill, by the Coalition: the same army goes to war on Phyrexia, without healing again.
-    round.run(CampaignCommand::RuleOnArmy { army: "Gerrard".into(), square: sq("11B"), reason: "marches on Mercadia".into() }, judge()).expect("moved");
+    round
+        .run(
+            CampaignCommand::RuleOnArmy {
+                army: "Gerrard".into(),
+                square: sq("11B"),
+                reason: "marches on Mercadia".into(),
+            },
+            judge(),
+        )
+        .expect("moved");
     let battle = the_battle(&round.play(&[("gerrard", "Gerrard: 11B > 10B; engage Mercadian Guard")], vec![]));
-    let killed = custom_result(&battle.battle, Some(SideId::A), &[("Gerrard", SideId::A, vec![0], false, false, None), ("Mercadian Guard", SideId::B, vec![], true, true, None)]);
+    let killed = custom_result(
+        &battle.battle,
+        Some(SideId::A),
+        &[
+            ("Gerrard", SideId::A, vec![0], false, false, None),
+            ("Mercadian Guard", SideId::B, vec![], true, true, None),
+        ],
+    );
     let events = round.play(&[], vec![killed]);
     let wars = of_kind(&events, |e| match e {
         CampaignEvent::ThemeArmyWentToWar(war) => Some(war.clone()),
@@ -157,19 +245,48 @@ fn killing_a_town_defender_sends_a_land_theme_army_to_war_on_the_other_team_heal
 #[test]
 fn an_at_war_theme_army_never_moves_into_a_base_or_portal_or_next_to_one_seed_003_6_2_3() {
     let mut round = mercenary_round(vec![]);
-    round.run(CampaignCommand::RuleOnArmy { army: "Forest Wardens".into(), square: sq("27G"), reason: "patrol".into() }, judge()).expect("moved");
+    round
+        .run(
+            CampaignCommand::RuleOnArmy { army: "Forest Wardens".into(), square: sq("27G"), reason: "patrol".into() },
+            judge(),
+        )
+        .expect("moved");
     round.open();
     mercenary_judge_posts(&mut round, "Forest Wardens: 27G > 29G").expect("not at war: the judge decides");
     round.adjudicate(vec![]).expect("adjudicated");
-    round.run(CampaignCommand::RuleOnArmy { army: "Forest Wardens".into(), square: sq("27G"), reason: "patrol".into() }, judge()).expect("moved");
-    round.run(CampaignCommand::RuleOnArmy { army: "Crovax".into(), square: sq("19H"), reason: "marches on Benalia".into() }, judge()).expect("moved");
+    round
+        .run(
+            CampaignCommand::RuleOnArmy { army: "Forest Wardens".into(), square: sq("27G"), reason: "patrol".into() },
+            judge(),
+        )
+        .expect("moved");
+    round
+        .run(
+            CampaignCommand::RuleOnArmy {
+                army: "Crovax".into(),
+                square: sq("19H"),
+                reason: "marches on Benalia".into(),
+            },
+            judge(),
+        )
+        .expect("moved");
     let battle = the_battle(&round.play(&[("crovax", "Crovax: 19H > 20H; engage Benalish Guard")], vec![]));
-    let killed = custom_result(&battle.battle, Some(SideId::A), &[("Crovax", SideId::A, vec![0], false, false, None), ("Benalish Guard", SideId::B, vec![], true, true, None)]);
+    let killed = custom_result(
+        &battle.battle,
+        Some(SideId::A),
+        &[("Crovax", SideId::A, vec![0], false, false, None), ("Benalish Guard", SideId::B, vec![], true, true, None)],
+    );
     round.play(&[], vec![killed]);
     assert_eq!(round.state.mercenaries["Forest Wardens"].at_war, vec![Team::Coalition]);
     round.open();
-    assert_eq!(mercenary_judge_posts(&mut round, "Forest Wardens: 27G > 29G").expect_err("next to Green Base"), "coalition.campaign.at_war_near_base");
-    assert_eq!(mercenary_judge_posts(&mut round, "Forest Wardens: 27G > 30G; engage Gerrard").expect_err("into Green Base"), "coalition.campaign.at_war_near_base");
+    assert_eq!(
+        mercenary_judge_posts(&mut round, "Forest Wardens: 27G > 29G").expect_err("next to Green Base"),
+        "coalition.campaign.at_war_near_base"
+    );
+    assert_eq!(
+        mercenary_judge_posts(&mut round, "Forest Wardens: 27G > 30G; engage Gerrard").expect_err("into Green Base"),
+        "coalition.campaign.at_war_near_base"
+    );
     mercenary_judge_posts(&mut round, "Forest Wardens: 27G > 24G").expect("away from bases");
     round.assert_replays();
 }
@@ -200,16 +317,24 @@ fn raiders_spawn_on_a_d20_at_each_update_as_2_2_rank_on_7_in_20_away_from_sites_
         });
         assert_eq!(rolled.len(), 1, "one d20 each movement update");
         let rolled = &rolled[0];
-        let raiders = round.state.mercenaries.iter().filter(|(n, m)| m.faction == MercenaryFaction::Raider && round.state.armies.contains_key(*n)).count();
+        let raiders = round
+            .state
+            .mercenaries
+            .iter()
+            .filter(|(n, m)| m.faction == MercenaryFaction::Raider && round.state.armies.contains_key(*n))
+            .count();
         let draw = rolled.draw.as_ref().expect("fewer than 5 raiders: a die");
         assert_eq!(draw.sides, 20);
         assert_eq!(rolled.chance, spawn_chance(usize::try_from(rolled.raiders).expect("small")));
         assert_eq!(rolled.spawned.is_some(), draw.value <= rolled.chance, "{rolled:?}");
         if let Some(raider) = &rolled.spawned {
             spawned += 1;
-            let expected = if raider.rank_draw.value <= 7 { RankClass::CplLtCommander } else { RankClass::CenturionLieutenant };
+            let expected =
+                if raider.rank_draw.value <= 7 { RankClass::CplLtCommander } else { RankClass::CenturionLieutenant };
             assert_eq!(raider.army.rank, expected);
-            let near_site = towns().sites.values().any(|site| site.square == raider.square || site.square.surrounding(towns().bounds).contains(&raider.square));
+            let near_site = towns().sites.values().any(|site| {
+                site.square == raider.square || site.square.surrounding(towns().bounds).contains(&raider.square)
+            });
             assert!(!near_site, "{} is away from bases, portals and towns", raider.square);
             let state = &round.state.armies[&raider.army.name];
             assert_eq!(state.army.team, Team::Mercenary);
@@ -227,7 +352,18 @@ fn raiders_spawn_on_a_d20_at_each_update_as_2_2_rank_on_7_in_20_away_from_sites_
 #[test]
 fn no_raider_spawns_with_five_on_the_map_nor_in_a_round_without_mercenaries_seed_003_6_3_2() {
     let more: Vec<MercenaryEntry> = (2..=5)
-        .map(|n| hired(MercenaryFaction::Raider, merc(&format!("Raider {n}"), RankClass::CenturionLieutenant, raider_troops(RankClass::CenturionLieutenant)), &format!("{}M", 20 + n), false))
+        .map(|n| {
+            hired(
+                MercenaryFaction::Raider,
+                merc(
+                    &format!("Raider {n}"),
+                    RankClass::CenturionLieutenant,
+                    raider_troops(RankClass::CenturionLieutenant),
+                ),
+                &format!("{}M", 20 + n),
+                false,
+            )
+        })
         .collect();
     let mut round = mercenary_round(more);
     let events = round.play(&[], vec![]);
@@ -245,8 +381,14 @@ fn no_raider_spawns_with_five_on_the_map_nor_in_a_round_without_mercenaries_seed
 fn a_raider_disbands_by_taking_its_movement_turn_seed_003_6_3_2() {
     let mut round = mercenary_round(vec![]);
     round.open();
-    assert_eq!(mercenary_judge_posts(&mut round, "Benalish Guard: disband").expect_err("not a raider"), "coalition.campaign.disband_not_raider");
-    assert_eq!(round.post("sai rei", "Sai Rei: disband").expect_err("not a raider"), "coalition.campaign.disband_not_raider");
+    assert_eq!(
+        mercenary_judge_posts(&mut round, "Benalish Guard: disband").expect_err("not a raider"),
+        "coalition.campaign.disband_not_raider"
+    );
+    assert_eq!(
+        round.post("sai rei", "Sai Rei: disband").expect_err("not a raider"),
+        "coalition.campaign.disband_not_raider"
+    );
     mercenary_judge_posts(&mut round, "Raider 1: disband").expect("posted");
     let events = round.adjudicate(vec![]).expect("adjudicated");
     assert!(events.iter().any(|e| matches!(e, CampaignEvent::RaiderDisbanded(d) if d.army == "Raider 1")));
@@ -260,19 +402,42 @@ fn the_after_lock_edit_changes_one_raiders_move_to_engage_an_army_without_passin
     round.open();
     let edit = |to: &str, annotation: Option<Annotation>, route: Option<Vec<&str>>| CampaignCommand::EditRaiderOrder {
         army: "Raider 1".into(),
-        order: Order::Move { legs: vec![Leg { from: sq("13C"), to: sq(to), route: route.map(|r| r.into_iter().map(sq).collect()), annotation }] },
+        order: Order::Move {
+            legs: vec![Leg {
+                from: sq("13C"),
+                to: sq(to),
+                route: route.map(|r| r.into_iter().map(sq).collect()),
+                annotation,
+            }],
+        },
     };
     let engage = || Some(Annotation::Engage("Sai Rei".into()));
-    assert_eq!(round.run(edit("13F", engage(), None), judge()).expect_err("before the lock"), "coalition.campaign.edit_not_after_lock");
+    assert_eq!(
+        round.run(edit("13F", engage(), None), judge()).expect_err("before the lock"),
+        "coalition.campaign.edit_not_after_lock"
+    );
     round.run(CampaignCommand::LockTurn, judge()).expect("locked");
-    assert_eq!(round.run(edit("13E", None, None), judge()).expect_err("avoids engagement"), "coalition.campaign.edit_not_engage");
+    assert_eq!(
+        round.run(edit("13E", None, None), judge()).expect_err("avoids engagement"),
+        "coalition.campaign.edit_not_engage"
+    );
     // Sai Rei at 13F: every shortest route from 13C passes 13D and 13E; put an army on 13E.
-    let rule = |square: &str| CampaignCommand::RuleOnArmy { army: "Gerrard".into(), square: sq(square), reason: "in the way".into() };
+    let rule = |square: &str| CampaignCommand::RuleOnArmy {
+        army: "Gerrard".into(),
+        square: sq(square),
+        reason: "in the way".into(),
+    };
     round.run(rule("13E"), judge()).expect("moved");
-    assert_eq!(round.run(edit("13F", engage(), None), judge()).expect_err("through Gerrard"), "coalition.campaign.edit_through_army");
+    assert_eq!(
+        round.run(edit("13F", engage(), None), judge()).expect_err("through Gerrard"),
+        "coalition.campaign.edit_through_army"
+    );
     round.run(rule("35A"), judge()).expect("moved back");
     round.run(edit("13F", engage(), None), judge()).expect("edited");
-    assert_eq!(round.run(edit("13F", engage(), None), judge()).expect_err("once a turn"), "coalition.campaign.edit_used");
+    assert_eq!(
+        round.run(edit("13F", engage(), None), judge()).expect_err("once a turn"),
+        "coalition.campaign.edit_used"
+    );
     let events = round.adjudicate(vec![]).expect("adjudicated");
     assert_eq!(round.square("Raider 1"), sq("13F"));
     let battle = the_battle(&events);

@@ -32,11 +32,16 @@ fn round_with_proxy() -> Round {
 fn erin_after_two_battles() -> Round {
     let mut round = round_with_proxy();
     let erin = roster("Erin", Team::Coalition, Rank::Lieutenant);
-    assert!(round.run(CampaignCommand::AddPlayer { player: erin.clone() }, player("Crovax")).is_err(), "the other side's leader");
+    assert!(
+        round.run(CampaignCommand::AddPlayer { player: erin.clone() }, player("Crovax")).is_err(),
+        "the other side's leader"
+    );
     round.run(CampaignCommand::AddPlayer { player: erin }, player("Gerrard")).expect("joined");
-    let early = round.run(CampaignCommand::OfferCustomisation { player: "Erin".into(), army: "Proxy".into() }, player("Gerrard"));
+    let early = round
+        .run(CampaignCommand::OfferCustomisation { player: "Erin".into(), army: "Proxy".into() }, player("Gerrard"));
     assert_eq!(early.expect_err("no battles yet"), "coalition.campaign.too_few_battles");
-    let give = CampaignCommand::RequestControlChange { army: "Proxy".into(), controllers: vec!["Erin".into()], reason: None };
+    let give =
+        CampaignCommand::RequestControlChange { army: "Proxy".into(), controllers: vec!["Erin".into()], reason: None };
     round.run(give, player("Hanna")).expect("Proxy to Erin");
     for _ in 0..2 {
         let from = round.square("Proxy");
@@ -49,7 +54,9 @@ fn erin_after_two_battles() -> Round {
         // Rag was bumped; bring it back two squares from Proxy for the next battle.
         let proxy = round.square("Proxy");
         let back = herald_domain::coalition::map::Square { row: proxy.row + 2, column: proxy.column };
-        round.run(CampaignCommand::RuleOnArmy { army: "Rag".into(), square: back, reason: "regroups".into() }, judge()).expect("moved");
+        round
+            .run(CampaignCommand::RuleOnArmy { army: "Rag".into(), square: back, reason: "regroups".into() }, judge())
+            .expect("moved");
     }
     assert_eq!(round.state.newcomers["Erin"].battles, 2);
     round
@@ -59,7 +66,10 @@ fn erin_after_two_battles() -> Round {
 fn a_new_player_who_fought_two_battles_customises_an_army_of_lt_cmdr_rank_or_lower_seed_003_2_6() {
     let mut round = erin_after_two_battles();
     let offer = |army: &str| CampaignCommand::OfferCustomisation { player: "Erin".into(), army: army.into() };
-    assert_eq!(round.run(offer("Hanna"), player("Gerrard")).expect_err("an Admiral army"), "coalition.campaign.customisation_rank");
+    assert_eq!(
+        round.run(offer("Hanna"), player("Gerrard")).expect_err("an Admiral army"),
+        "coalition.campaign.customisation_rank"
+    );
     round.run(offer("Proxy"), player("Gerrard")).expect("offered");
     let before = round.state.armies["Proxy"].army.clone();
     let alive = before.total_troops();
@@ -76,8 +86,14 @@ fn a_new_player_who_fought_two_battles_customises_an_army_of_lt_cmdr_rank_or_low
         troops: units(troops),
     };
     let more = customise(u32::try_from(alive).expect("small") + 10, "Erin's Host");
-    assert_eq!(round.run(more, player("Erin")).expect_err("healing in disguise"), "coalition.campaign.customisation_troops");
-    assert!(round.run(customise(u32::try_from(alive).expect("small"), "Erin's Host"), player("Hanna")).is_err(), "it is Erin's opportunity");
+    assert_eq!(
+        round.run(more, player("Erin")).expect_err("healing in disguise"),
+        "coalition.campaign.customisation_troops"
+    );
+    assert!(
+        round.run(customise(u32::try_from(alive).expect("small"), "Erin's Host"), player("Hanna")).is_err(),
+        "it is Erin's opportunity"
+    );
     round.run(customise(u32::try_from(alive).expect("small"), "Erin's Host"), player("Erin")).expect("customised");
     let host = &round.state.armies["Erin's Host"];
     assert!(!round.state.armies.contains_key("Proxy"));
@@ -93,7 +109,9 @@ fn a_new_player_who_fought_two_battles_customises_an_army_of_lt_cmdr_rank_or_low
 #[test]
 fn the_opportunity_is_lost_after_two_turns_seed_003_2_6() {
     let mut round = erin_after_two_battles();
-    round.run(CampaignCommand::OfferCustomisation { player: "Erin".into(), army: "Proxy".into() }, player("Gerrard")).expect("offered");
+    round
+        .run(CampaignCommand::OfferCustomisation { player: "Erin".into(), army: "Proxy".into() }, player("Gerrard"))
+        .expect("offered");
     round.play(&[], vec![]);
     round.play(&[], vec![]);
     round.open();
@@ -115,7 +133,11 @@ fn a_changed_screen_name_keeps_the_players_powers_seed_003_1_6() {
     round.run(rename, judge()).expect("renamed");
     assert!(round.state.armies["Proxy"].controllers.contains("Hanna Rose"));
     assert!(round.state.control.authority[&Team::Coalition].holders.contains(&"Hanna Rose".to_string()));
-    let request = |to: &str| CampaignCommand::RequestControlChange { army: "Proxy".into(), controllers: vec![to.into()], reason: None };
+    let request = |to: &str| CampaignCommand::RequestControlChange {
+        army: "Proxy".into(),
+        controllers: vec![to.into()],
+        reason: None,
+    };
     assert!(round.run(request("Gerrard"), player("Hanna")).is_err(), "no official action under the old name");
     round.run(request("Gerrard"), player("Hanna Rose")).expect("the new name holds the authority");
     round.open();
@@ -146,8 +168,16 @@ fn each_battle_is_posted_with_its_weather_from_the_table_seed_003_4_1_2_5() {
         name: "Quiet".into(),
         map: map(),
         players: vec![],
-        armies: vec![on(mages("Sai Rei", RankClass::EvincarCaptain), "12E"), on(broodlings("Rag", RankClass::EvincarCaptain), "14E")],
-        options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, roll_weather: false, ..Default::default() },
+        armies: vec![
+            on(mages("Sai Rei", RankClass::EvincarCaptain), "12E"),
+            on(broodlings("Rag", RankClass::EvincarCaptain), "14E"),
+        ],
+        options: CampaignOptions {
+            enforce_army_counts: false,
+            enforce_site_counts: false,
+            roll_weather: false,
+            ..Default::default()
+        },
         seed_commitment: "00".repeat(32),
         mercenaries: vec![],
     };
@@ -161,10 +191,15 @@ fn each_battle_is_posted_with_its_weather_from_the_table_seed_003_4_1_2_5() {
 fn a_side_that_never_had_a_captain_or_evincar_army_does_not_lose_at_the_first_adjudication_seed_003_1_7_3() {
     let mut round = Round::create(
         map(),
-        vec![on(mages("Gerrard", RankClass::EvincarCaptain), "20A"), on(broodlings("Rag", RankClass::CplLtCommander), "3A")],
+        vec![
+            on(mages("Gerrard", RankClass::EvincarCaptain), "20A"),
+            on(broodlings("Rag", RankClass::CplLtCommander), "3A"),
+        ],
     );
     let events = round.play(&[], vec![]);
-    assert!(!events.iter().any(|e| matches!(e, CampaignEvent::Days(herald_domain::coalition::days::DaysEvent::RoundWon { .. }))));
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, CampaignEvent::Days(herald_domain::coalition::days::DaysEvent::RoundWon { .. }))));
     assert!(round.state.victory.is_none(), "Phyrexia never had one, so it has lost none");
     round.play(&[], vec![]);
     assert!(round.state.victory.is_none());

@@ -66,10 +66,12 @@ fn results(round: &Round, outcomes: &[(bool, u8, u32)]) -> Vec<BattleResult> {
         .enumerate()
         .map(|(index, (battle, link))| {
             let (coalition_wins, fate, share) = outcomes[index % outcomes.len()];
-            let teams: Vec<Team> = link.armies.iter().filter_map(|a| round.state.armies.get(a)).map(|a| a.army.team).collect();
+            let teams: Vec<Team> =
+                link.armies.iter().filter_map(|a| round.state.armies.get(a)).map(|a| a.army.team).collect();
             let first = teams.first().copied().unwrap_or(Team::Phyrexia);
             let side = |team: Team| if team == first { SideId::A } else { SideId::B };
-            let winner_team = if coalition_wins && teams.contains(&Team::Coalition) || !teams.contains(&Team::Phyrexia) {
+            let winner_team = if coalition_wins && teams.contains(&Team::Coalition) || !teams.contains(&Team::Phyrexia)
+            {
                 Team::Coalition
             } else {
                 Team::Phyrexia
@@ -85,7 +87,8 @@ fn results(round: &Round, outcomes: &[(bool, u8, u32)]) -> Vec<BattleResult> {
                 .filter_map(|army| round.state.armies.get(army).map(|state| (army, state)))
                 .map(|(army, state)| {
                     let lost = state.army.team != winner_team;
-                    let capturable = matches!(state.army.rank, RankClass::CplLtCommander | RankClass::CenturionLieutenant);
+                    let capturable =
+                        matches!(state.army.rank, RankClass::CplLtCommander | RankClass::CenturionLieutenant);
                     let killed = lost && fate == 1;
                     let captured_by = (lost && fate == 2 && capturable).then(|| captor.clone()).flatten();
                     BattleSideResult {
@@ -98,7 +101,13 @@ fn results(round: &Round, outcomes: &[(bool, u8, u32)]) -> Vec<BattleResult> {
                     }
                 })
                 .collect();
-            BattleResult { battle: battle.clone(), winner: Some(side(winner_team)), sides, departure: None, withdrawn: vec![] }
+            BattleResult {
+                battle: battle.clone(),
+                winner: Some(side(winner_team)),
+                sides,
+                departure: None,
+                withdrawn: vec![],
+            }
         })
         .collect()
 }
@@ -145,13 +154,24 @@ fn play(plan: &[TurnPlan], key: [u8; 32]) -> Result<Round, TestCaseError> {
             };
             let _ = round.run(sanction, judge());
         }
-        let converting: Vec<(String, Square)> =
-            round.state.conversions.keys().filter_map(|a| round.state.armies.get(a).map(|s| (a.clone(), s.square))).collect();
+        let converting: Vec<(String, Square)> = round
+            .state
+            .conversions
+            .keys()
+            .filter_map(|a| round.state.armies.get(a).map(|s| (a.clone(), s.square)))
+            .collect();
         let results = results(&round, &turn.outcomes);
         round.adjudicate(results).map_err(TestCaseError::fail)?;
         for army in round.state.armies.values() {
             for line in &army.army.troops {
-                prop_assert!(line.troops <= line.full, "{} has {} of {} {}", army.army.name, line.troops, line.full, line.creature);
+                prop_assert!(
+                    line.troops <= line.full,
+                    "{} has {} of {} {}",
+                    army.army.name,
+                    line.troops,
+                    line.full,
+                    line.creature
+                );
             }
         }
         ever_killed.extend(round.state.killed.iter().cloned());

@@ -9,9 +9,8 @@ use herald_domain::{
         army::{Army, Color, RankClass, Team, TroopLine},
         battle::SideId,
         campaign::{
-            mercenaries::MercenaryEntry,
-            ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignEvent, CampaignOptions,
-            CampaignState, CoalitionCampaign, Start,
+            mercenaries::MercenaryEntry, ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand,
+            CampaignEvent, CampaignOptions, CampaignState, CoalitionCampaign, Start,
         },
         days::DaysEvent,
         map::{Faction, Map, Site, SiteKind, Square},

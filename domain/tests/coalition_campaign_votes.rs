@@ -78,8 +78,14 @@ fn in_a_normal_vote_everyone_votes_once_the_general_and_chief_praetor_count_3_ad
     assert_eq!(points(&cast(&mut round, &vote, "Sisay", "neither").expect("cast")), 1);
     assert_eq!(points(&cast(&mut round, &vote, "Tsabo", "Red Base").expect("a Drudge votes too")), 1);
     assert_eq!(cast(&mut round, &vote, "Gerrard", "neither").expect_err("once"), "coalition.campaign.already_voted");
-    assert_eq!(cast(&mut round, &vote, "Mallory", "neither").expect_err("not a player"), "coalition.campaign.not_a_voter");
-    assert_eq!(cast(&mut round, &vote, "Orim", "maybe").expect_err("no such option"), "coalition.campaign.unknown_option");
+    assert_eq!(
+        cast(&mut round, &vote, "Mallory", "neither").expect_err("not a player"),
+        "coalition.campaign.not_a_voter"
+    );
+    assert_eq!(
+        cast(&mut round, &vote, "Orim", "maybe").expect_err("no such option"),
+        "coalition.campaign.unknown_option"
+    );
     let early = round.run(CampaignCommand::CloseVote { vote: vote.clone() }, player("Orim"));
     assert_eq!(early.expect_err("still open"), "coalition.campaign.vote_still_open");
     let closed = close(&mut round, &vote);
@@ -112,7 +118,10 @@ fn a_special_vote_is_for_the_voters_its_caller_names_one_point_unless_stated_see
         Voter { player: "Tsabo".into(), points: Some(5) },
     ];
     let vote = call(&mut round, VoteSystem::Special { voters }, false);
-    assert_eq!(cast(&mut round, &vote, "Gerrard", "neither").expect_err("not called"), "coalition.campaign.not_a_voter");
+    assert_eq!(
+        cast(&mut round, &vote, "Gerrard", "neither").expect_err("not called"),
+        "coalition.campaign.not_a_voter"
+    );
     cast(&mut round, &vote, "Yawgmoth", "Red Base").expect("called");
     cast(&mut round, &vote, "Tsabo", "neither").expect("called with 5 points");
     let closed = close(&mut round, &vote);
@@ -133,8 +142,14 @@ fn a_vote_is_called_by_a_player_with_options_and_a_closing_time_seed_003_1_4() {
     };
     let outsider = Actor::new("observer", Role::Observer);
     assert!(round.run(calling(vec!["yes", "no"], 500), outsider).is_err());
-    assert_eq!(round.run(calling(vec!["yes"], 500), player("Orim")).expect_err("one option"), "coalition.campaign.vote_malformed");
-    assert_eq!(round.run(calling(vec!["yes", "no"], 0), player("Orim")).expect_err("past"), "coalition.campaign.vote_closes_in_past");
+    assert_eq!(
+        round.run(calling(vec!["yes"], 500), player("Orim")).expect_err("one option"),
+        "coalition.campaign.vote_malformed"
+    );
+    assert_eq!(
+        round.run(calling(vec!["yes", "no"], 0), player("Orim")).expect_err("past"),
+        "coalition.campaign.vote_closes_in_past"
+    );
 }
 
 #[test]
@@ -159,7 +174,10 @@ fn a_secret_votes_choices_are_the_voters_and_the_judges_alone_seed_003_1_4() {
     assert_eq!(own[0].ballots[0].option.as_deref(), Some("neither"));
     close(&mut round, &vote);
     let after = vote_views(&round.state, &Viewer::public());
-    assert!(after[0].tally.is_some() && after[0].ballots[0].option.is_none(), "the tally once closed, never the choices");
+    assert!(
+        after[0].tally.is_some() && after[0].ballots[0].option.is_none(),
+        "the tally once closed, never the choices"
+    );
     // In an open vote, who voted what is public.
     let open = call(&mut round, VoteSystem::Normal, false);
     let events = cast(&mut round, &open, "Hanna", "neither").expect("cast");

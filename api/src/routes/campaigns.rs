@@ -876,13 +876,15 @@ pub async fn cast_vote(
     run(&req, actor, id, CampaignCommand::CastVote { vote, option: body.into_inner().option }).await
 }
 
-/// Close a vote whose closing time has passed, recording its tally (anyone, seed 003 §1.4).
+/// Close a vote whose closing time has passed, recording its tally (a player of the round or a
+/// judge, seed 003 §1.4).
 #[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/votes/{vote}/close", tag = "campaigns",
     params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"),
            ("vote" = String, Path, description = "the vote's id")),
     responses(
         (status = 200, description = "closed with its tally", body = CommandResponse),
         (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not a player of the round or a judge", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such campaign", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "still open, or already closed", body = Problem, content_type = "application/problem+json"),
     ),

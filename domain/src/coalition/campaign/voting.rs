@@ -8,8 +8,8 @@
 //!   names the voters, each 1 point unless the call gives another number.
 //!
 //! Readings: a vote is called by a player of the round (or a judge); the voters' ranks are those
-//! when they vote; a ballot after the closing time is refused; anyone may close a vote once its
-//! time has passed, and the closing records the tally. A vote says whether it is open (who voted
+//! when they vote; a ballot after the closing time is refused; any player of the round (or a
+//! judge) may close a vote once its time has passed, and the closing records the tally. A vote says whether it is open (who voted
 //! what is public) or secret (only who voted is public; the choices are the judges' and the
 //! voter's own, and the tally is shown once the vote is closed).
 
@@ -227,8 +227,17 @@ pub fn cast(state: &CampaignState, ctx: &Context, vote: &str, option: &str) -> R
     Ok(VoteCast { vote: vote.to_string(), player: name, option: option.to_string(), points, at: ctx.recorded_at })
 }
 
-/// Close a vote whose time has passed, with its tally.
+/// Close a vote whose time has passed, with its tally (a player of the round or a judge).
 pub fn close(state: &CampaignState, ctx: &Context, vote: &str) -> Result<VoteClosed, RuleError> {
+    let player =
+        ctx.actor.player.as_deref().is_some_and(|name| super::control::activity::player(state, name).is_some());
+    if !player && !ctx.actor.is_judge() {
+        return Err(RuleError::forbidden(
+            "coalition.campaign.not_a_player",
+            "a vote is closed by a player of the round or a judge",
+            "seed 003 §1.4",
+        ));
+    }
     let open = state
         .votes
         .get(vote)
