@@ -144,6 +144,7 @@ fn create(map: &Map, count: usize, rng: &mut Scenario) -> Round {
         armies,
         options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
         seed_commitment: "00".repeat(32),
+        mercenaries: Vec::new(),
     };
     let mut round = Round { state: CampaignState::default(), events: Vec::new() };
     round.run(&command, judge(), time(0, 0));
@@ -225,9 +226,17 @@ fn battle_results(state: &CampaignState, rng: &mut Scenario) -> Vec<BattleResult
                     side: if team(name) == first { SideId::A } else { SideId::B },
                     losses: vec![u32::try_from(1 + rng.below(50)).expect("below 51")],
                     killed: false,
+                    killed_by_attempt: false,
+                    captured_by: None,
                 })
                 .collect();
-            BattleResult { battle: battle.clone(), winner: Some(SideId::A), sides }
+            BattleResult {
+                battle: battle.clone(),
+                winner: Some(SideId::A),
+                sides,
+                departure: None,
+                withdrawn: Vec::new(),
+            }
         })
         .collect()
 }

@@ -344,11 +344,9 @@ fn the_kill_formula_and_the_pairs_modifiers_are_hidden_from_non_judges_seed_003_
             let text = data.to_string();
             match data["type"].as_str() {
                 Some("coalition.BattleCreated") => assert_eq!(data["options"]["kill_formula"], "hidden", "{text}"),
-                Some("coalition.KillAttempted") => {
-                    if data["attacker_roll"].is_object() {
-                        assert_eq!(data["attacker_roll"]["total"], "hidden");
-                        assert_eq!(data["target_roll"]["modifier"], "hidden");
-                    }
+                Some("coalition.KillAttempted") if data["attacker_roll"].is_object() => {
+                    assert_eq!(data["attacker_roll"]["total"], "hidden");
+                    assert_eq!(data["target_roll"]["modifier"], "hidden");
                 }
                 _ => {}
             }

@@ -461,13 +461,11 @@ pub fn of_kind<T>(events: &[CampaignEvent], pick: impl Fn(&CampaignEvent) -> Opt
     events.iter().filter_map(pick).collect()
 }
 
-/// A result in which each army of `armies` has its own fate: `(army, side, losses, killed,
-/// by attempt, captured by)`.
-pub fn custom_result(
-    battle: &str,
-    winner: Option<SideId>,
-    armies: &[(&str, SideId, Vec<u32>, bool, bool, Option<&str>)],
-) -> BattleResult {
+/// One army's fate in a battle: `(army, side, losses, killed, by attempt, captured by)`.
+pub type ArmyFate<'a> = (&'a str, SideId, Vec<u32>, bool, bool, Option<&'a str>);
+
+/// A result in which each army of `armies` has its own fate.
+pub fn custom_result(battle: &str, winner: Option<SideId>, armies: &[ArmyFate<'_>]) -> BattleResult {
     BattleResult {
         battle: battle.to_string(),
         winner,

@@ -260,7 +260,7 @@ pub fn resolve(
         let overkill = top_left(attacker.army, &attacker_left) > top_left(target.army, &target_left);
         let fought: u64 = target.fought.iter().map(|t| u64::from(*t)).sum();
         let lost: u64 = target.losses.iter().map(|t| u64::from(*t)).sum();
-        let lost_tenths = if fought == 0 { 1000 } else { lost.saturating_mul(1000) / fought };
+        let lost_tenths = lost.saturating_mul(1000).checked_div(fought).unwrap_or(1000);
         let damage = u32::try_from(lost_tenths / u64::from(formula.damage_step.max(1)))
             .unwrap_or(u32::MAX)
             .min(formula.max_damage_bonus);

@@ -25,6 +25,10 @@ pub enum Engagement {
 }
 
 /// A command to a coalition battle stream.
+///
+/// Opening a battle carries both armies whole; commands are decoded once, decided and dropped,
+/// so the size of the largest variant costs nothing worth a box in every constructor.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum BattleCommand {
