@@ -279,3 +279,19 @@ fn the_second_winner_leaves_in_the_direction_its_strategy_named_before_the_loser
     assert_ne!(bumped[0].2, sq("9F"));
     round.assert_replays();
 }
+
+#[test]
+fn the_turn_report_says_who_was_captured_and_where_they_were_taken_seed_003_4_5() {
+    let (mut round, battle) = attack_on_rag(map());
+    round.play_orders(&[], vec![rag_captured(&battle)]);
+    let turn = round.state.turn;
+    let report =
+        herald_domain::coalition::campaign::view::turn_report(turn, round.events.iter()).expect("the turn's report");
+    assert!(
+        report.notes.iter().any(|line| line.starts_with("Rag is captured by Sai Rei and taken to 30C")),
+        "{:?}",
+        report.notes
+    );
+    let text = herald_domain::coalition::campaign::view::turn_report_text(&report);
+    assert!(text.contains("\nAlso\n  Rag is captured by Sai Rei"), "{text}");
+}

@@ -382,3 +382,61 @@ fn a_player_whose_last_army_is_killed_is_owed_a_new_one_seed_003_5_3_4() {
     assert!(round.state.control.owed.is_empty());
     round.assert_replays();
 }
+
+#[test]
+fn the_seeds_example_of_section_5_3_3_is_not_enforced_two_and_four_armies_seed_003_5_3_3() {
+    // "If one player controls 2 armies and another controls 4, the first player cannot lose any
+    // armies and the second cannot gain any armies" — the rule is obsolete: both changes go through.
+    let players = vec![
+        roster("Gerrard", Team::Coalition, Rank::General),
+        roster("Hanna", Team::Coalition, Rank::Admiral),
+        roster("Sisay", Team::Coalition, Rank::Captain),
+        roster("Karn", Team::Coalition, Rank::Lieutenant),
+        roster("Yawgmoth", Team::Phyrexia, Rank::ChiefPraetor),
+    ];
+    let mut armies = vec![
+        held(mages("Gerrard", RankClass::ChiefPraetorGeneral), "30A", &["Gerrard"]),
+        held(broodlings("Yawgmoth", RankClass::ChiefPraetorGeneral), "3A", &["Yawgmoth"]),
+        held(mages("K1", RankClass::CenturionLieutenant), "20A", &["Karn"]),
+        held(mages("K2", RankClass::CenturionLieutenant), "20B", &["Karn"]),
+    ];
+    for (index, square) in ["21A", "21B", "21C", "21D", "21E"].iter().enumerate() {
+        let controllers: &[&str] = if index < 4 { &["Sisay"] } else { &["Hanna"] };
+        armies.push(held(mages(&format!("S{index}"), RankClass::CenturionLieutenant), square, controllers));
+    }
+    let mut round = Round::set_up(KEY, map(), armies, players, vec![]).expect("set up");
+    round.run(request("K2", &["Hanna"]), player("Hanna")).expect("the player with 2 loses one");
+    round.run(request("S4", &["Sisay"]), player("Hanna")).expect("the player with 4 gains a fifth");
+    assert_eq!(herald_domain::coalition::campaign::control::activity::armies_of(&round.state, "Sisay").len(), 5);
+    round.assert_replays();
+}
+
+#[test]
+fn the_seeds_example_of_seven_centurions_and_seven_centurion_armies_seed_003_5_3_4() {
+    // "Phyrexia has 7 Centurions and 7 remaining Centurion armies. A CPL is demoted to Centurion,
+    // and there are now more Centurions than there are Centurion armies, so one of them will have
+    // to lose his last army."
+    let mut players =
+        vec![roster("Yawgmoth", Team::Phyrexia, Rank::ChiefPraetor), roster("Gerrard", Team::Coalition, Rank::General)];
+    let mut armies = vec![
+        held(broodlings("Yawgmoth", RankClass::ChiefPraetorGeneral), "3A", &["Yawgmoth"]),
+        held(mages("Gerrard", RankClass::ChiefPraetorGeneral), "30A", &["Gerrard"]),
+        held(broodlings("Dauthi", RankClass::CplLtCommander), "5A", &["Greven"]),
+    ];
+    players.push(roster("Greven", Team::Phyrexia, Rank::Cpl));
+    for n in 1..=7 {
+        players.push(roster(&format!("Centurion {n}"), Team::Phyrexia, Rank::Centurion));
+        armies.push(held(
+            broodlings(&format!("Host {n}"), RankClass::CenturionLieutenant),
+            &format!("{}B", n + 5),
+            &[&format!("Centurion {n}")],
+        ));
+    }
+    let mut round = Round::set_up(KEY, map(), armies, players, vec![]).expect("set up");
+    let events = round
+        .run(CampaignCommand::ChangeRank { player: "Greven".into(), rank: Rank::Centurion }, player("Yawgmoth"))
+        .expect("demoted");
+    assert!(!events.iter().any(|e| matches!(e, CampaignEvent::NewArmyOwed(_))), "{events:?}");
+    assert!(controllers(&round, "Dauthi").is_empty(), "8 Centurions for 7 Centurion armies: he loses his last army");
+    round.assert_replays();
+}

@@ -111,13 +111,23 @@ fn in_a_leader_vote_only_the_leaders_vote_with_one_point_each_seed_003_1_4_2() {
 
 #[test]
 fn a_special_vote_is_for_the_voters_its_caller_names_one_point_unless_stated_seed_003_1_4_3() {
+    // The seed's example: the Phyrexian CP calls just the Phyrexians to vote.
     let mut round = voting_round();
     let voters = vec![
         Voter { player: "Yawgmoth".into(), points: None },
         Voter { player: "Vorn".into(), points: None },
         Voter { player: "Tsabo".into(), points: Some(5) },
     ];
-    let vote = call(&mut round, VoteSystem::Special { voters }, false);
+    let command = CampaignCommand::CallVote {
+        topic: "Which base first?".into(),
+        options: vec!["Red Base".into(), "Portal of Rath".into(), "neither".into()],
+        closes_at: at(round.hour + 48),
+        system: VoteSystem::Special { voters },
+        secret: false,
+    };
+    let events = round.run(command, player("Yawgmoth")).expect("called by the Chief Praetor");
+    let CampaignEvent::VoteCalled(called) = &events[0] else { panic!("{events:?}") };
+    let vote = called.vote.clone();
     assert_eq!(
         cast(&mut round, &vote, "Gerrard", "neither").expect_err("not called"),
         "coalition.campaign.not_a_voter"

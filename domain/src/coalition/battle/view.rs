@@ -204,6 +204,7 @@ impl BattleView {
         let mut hidden = Vec::new();
         if !judge {
             hidden.push("size bonus, size formula and modified dice totals (seed 003 §4.2.2)".to_string());
+            hidden.push("kill, capture and joint formulas and the modifiers of a kill's or capture's pair of rolls (seed 003 §4.3.3, §4.4)".to_string());
         }
         if state.revealed_seed.is_none() {
             hidden.push("server seed (sealed until revealed or the battle ends)".to_string());

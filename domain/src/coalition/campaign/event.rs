@@ -175,7 +175,8 @@ pub enum CampaignEvent {
         attack: Attack,
         /// A joint engagement (seed 003 §3.2.5).
         joint: bool,
-        /// Whether the service opens the battle stream (two armies); otherwise a judge settles it.
+        /// Whether the service opens the battle stream (two sides: 1v1, 2v1 or 2v2); otherwise (armies
+        /// of three teams) a judge settles it with the adjudication.
         automatic: bool,
     },
     /// The turn's adjudication is complete.
