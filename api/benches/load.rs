@@ -279,6 +279,7 @@ fn write_campaign(dir: &Path, sizes: &Sizes) -> Campaign {
             armies: round::armies_on(&map, sizes.armies, &mut rng),
             options,
             seed_commitment: hex::encode(commitment),
+            mercenaries: Vec::new(),
         },
         &judge,
         round::time(0, 0),

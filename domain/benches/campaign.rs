@@ -80,6 +80,7 @@ fn create(map: &Map, count: usize, rng: &mut Scenario) -> Round {
         armies,
         options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
         seed_commitment: "00".repeat(32),
+        mercenaries: Vec::new(),
     };
     let mut round = Round { state: CampaignState::default(), events: Vec::new() };
     round.run(&command, judge(), time(0, 0));

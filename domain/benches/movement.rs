@@ -80,6 +80,7 @@ fn order(map: &Map, armies: &[ArmyPosition], army: &ArmyPosition, index: usize, 
         post: format!("post {}", index % 37),
         line: (index / 37) as u32,
         private: false,
+        uncontrolled: false,
     }
 }
 

@@ -18,7 +18,13 @@ use herald_domain::{
 use support::*;
 
 fn submit(side: SideId) -> BattleCommand {
-    BattleCommand::SubmitStrategy { side, strategy: format!("side {side} flanks through the forest") }
+    BattleCommand::SubmitStrategy {
+        side,
+        strategy: format!("side {side} flanks through the forest"),
+        army: None,
+        attempt: None,
+        departure: None,
+    }
 }
 
 fn assign(side: SideId, bonus: u8) -> BattleCommand {
@@ -179,7 +185,13 @@ fn every_refusal_carries_its_stable_code_and_rule() {
         refusal(
             "an empty strategy",
             vec![created()],
-            BattleCommand::SubmitStrategy { side: SideId::A, strategy: "  \n".into() },
+            BattleCommand::SubmitStrategy {
+                side: SideId::A,
+                strategy: "  \n".into(),
+                army: None,
+                attempt: None,
+                departure: None,
+            },
             player_a(),
             before(),
             "coalition.battle.strategy_empty",
@@ -430,13 +442,16 @@ fn an_admin_may_stand_in_for_the_judge_to_open_a_battle_seed_003_1_3() {
 
 #[test]
 fn an_uppercase_commitment_is_stored_in_lowercase_herald_service_rule() {
-    let BattleCommand::CreateBattle { armies, engagement, terrain, strategy_deadline, options, seed_commitment } =
-        default_create()
+    let BattleCommand::CreateBattle {
+        armies, engagement, terrain, strategy_deadline, options, seed_commitment, ..
+    } = default_create()
     else {
         panic!("default_create builds a CreateBattle");
     };
     let command = BattleCommand::CreateBattle {
         armies,
+        partners: vec![],
+        weather: None,
         engagement,
         terrain,
         strategy_deadline,
@@ -567,6 +582,8 @@ fn a_seed_commitment_must_be_64_hex_digits_herald_service_rule() {
     for bad in ["", "abc", &"g".repeat(64), &"a".repeat(63), &"a".repeat(65)] {
         let command = BattleCommand::CreateBattle {
             armies: armies(),
+            partners: vec![],
+            weather: None,
             engagement: Engagement::NoAttacker,
             terrain: None,
             strategy_deadline: deadline(),
@@ -664,6 +681,10 @@ fn the_controller_sends_a_strategy_before_the_deadline_seed_003_4_1_1() {
         strategy: "side a flanks through the forest".into(),
         by: "player:gazetzot".into(),
         at: before(),
+        army: None,
+        attempt: None,
+        departure: None,
+        contingency: false,
     }]);
 }
 
@@ -681,7 +702,13 @@ fn a_judge_may_enter_a_strategy_for_a_side_seed_003_4_1_1() {
 #[test]
 fn a_resubmission_before_the_deadline_replaces_the_earlier_strategy_and_its_bonus_seed_003_3_3_6() {
     let given_events = vec![created(), strategy_submitted(SideId::A), bonus_assigned(SideId::A, 7)];
-    let command = BattleCommand::SubmitStrategy { side: SideId::A, strategy: "second thoughts".into() };
+    let command = BattleCommand::SubmitStrategy {
+        side: SideId::A,
+        strategy: "second thoughts".into(),
+        army: None,
+        attempt: None,
+        departure: None,
+    };
     let state = given(given_events).when(command, player_a(), at(20)).state_after();
     let side = &state.sides.a;
     assert_eq!(side.strategy.as_ref().map(|strategy| strategy.text.as_str()), Some("second thoughts"));

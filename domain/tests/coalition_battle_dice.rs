@@ -36,8 +36,11 @@ fn army_of(slots: &[(u32, &[Color])]) -> ArmySpec {
                 power: 6,
                 toughness: 6,
                 troops: *troops,
+                slot: None,
             })
             .collect(),
+        contingency: None,
+        mercenary: None,
     }
 }
 

@@ -22,10 +22,36 @@ fn a_full_battle(n: u64) -> Vec<(BattleCommand, Actor, chrono::DateTime<chrono::
     vec![
         (create(armies(), BattleOptions::default(), Engagement::Attack { attacker: SideId::B }, n), judge(), at(0)),
         (BattleCommand::ContributeEntropy { entropy: "vorn's lucky number 7".into() }, player_b(), at(1)),
-        (BattleCommand::SubmitStrategy { side: SideId::A, strategy: "hold the pass".into() }, player_a(), at(2)),
-        (BattleCommand::SubmitStrategy { side: SideId::B, strategy: "burn the bridge".into() }, player_b(), at(3)),
         (
-            BattleCommand::SubmitStrategy { side: SideId::A, strategy: "hold the pass at night".into() },
+            BattleCommand::SubmitStrategy {
+                side: SideId::A,
+                strategy: "hold the pass".into(),
+                army: None,
+                attempt: None,
+                departure: None,
+            },
+            player_a(),
+            at(2),
+        ),
+        (
+            BattleCommand::SubmitStrategy {
+                side: SideId::B,
+                strategy: "burn the bridge".into(),
+                army: None,
+                attempt: None,
+                departure: None,
+            },
+            player_b(),
+            at(3),
+        ),
+        (
+            BattleCommand::SubmitStrategy {
+                side: SideId::A,
+                strategy: "hold the pass at night".into(),
+                army: None,
+                attempt: None,
+                departure: None,
+            },
             player_a(),
             at(4),
         ),
@@ -106,6 +132,7 @@ fn slot_strategy() -> impl Strategy<Value = Slot> {
             power,
             toughness,
             troops,
+            slot: None,
         })
 }
 
@@ -116,6 +143,8 @@ fn army_strategy(name: &'static str, team: Team, controller: &'static str) -> im
         rank: RankClass::PlaguelordCommander,
         controller: controller.into(),
         slots,
+        contingency: None,
+        mercenary: None,
     })
 }
 
@@ -127,6 +156,7 @@ fn options_strategy() -> impl Strategy<Value = BattleOptions> {
             tie_rule,
             size_formula: SizeFormula { weighting, scale },
             casualty_formula: CasualtyFormula { base: base.min(max), per_pair_lost, per_margin, max },
+            ..BattleOptions::default()
         },
     )
 }
@@ -166,7 +196,7 @@ proptest! {
         for (side, bonus) in [(SideId::A, bonus_a), (SideId::B, bonus_b)] {
             if let Some(bonus) = bonus {
                 let actor = if side == SideId::A { player_a() } else { player_b() };
-                commands.push((BattleCommand::SubmitStrategy { side, strategy: "advance".into() }, actor, at(1)));
+                commands.push((BattleCommand::SubmitStrategy { side, strategy: "advance".into(), army: None, attempt: None, departure: None }, actor, at(1)));
                 commands.push((BattleCommand::AssignStrategyBonus { side, bonus, note: None }, judge(), at(2)));
             }
         }

@@ -53,7 +53,7 @@ pub fn after() -> DateTime<Utc> {
 
 /// A slot.
 pub fn slot(creature: &str, colors: &[Color], size: u32, troops: u32) -> Slot {
-    Slot { creature: creature.to_string(), colors: colors.to_vec(), power: size, toughness: size, troops }
+    Slot { creature: creature.to_string(), colors: colors.to_vec(), power: size, toughness: size, troops, slot: None }
 }
 
 /// An army of `rank` with its four full slots (seed 003 §2.1), all of `colors`.
@@ -67,7 +67,15 @@ pub fn full_army(name: &str, team: Team, rank: RankClass, controller: &str, colo
             slot(&format!("{size}/{size} creature"), colors, size, troops)
         })
         .collect();
-    ArmySpec { name: name.to_string(), team, rank, controller: controller.to_string(), slots }
+    ArmySpec {
+        name: name.to_string(),
+        team,
+        rank,
+        controller: controller.to_string(),
+        slots,
+        contingency: None,
+        mercenary: None,
+    }
 }
 
 /// The usual pair: Sai Rei (Coalition Captain, controlled by gazetzot) against Darkhand
@@ -118,6 +126,8 @@ pub fn system() -> Actor {
 pub fn create(armies: Sides<ArmySpec>, options: BattleOptions, engagement: Engagement, n: u64) -> BattleCommand {
     BattleCommand::CreateBattle {
         armies,
+        partners: vec![],
+        weather: None,
         engagement,
         terrain: Some("plains".to_string()),
         strategy_deadline: deadline(),
@@ -130,6 +140,8 @@ pub fn create(armies: Sides<ArmySpec>, options: BattleOptions, engagement: Engag
 pub fn created_with(armies: Sides<ArmySpec>, options: BattleOptions, engagement: Engagement, n: u64) -> BattleEvent {
     BattleEvent::BattleCreated {
         armies,
+        partners: vec![],
+        weather: None,
         engagement,
         terrain: Some("plains".to_string()),
         strategy_deadline: deadline(),
@@ -151,6 +163,10 @@ pub fn strategy_submitted(side: SideId) -> BattleEvent {
         strategy: format!("side {side} holds the ridge"),
         by: by.into(),
         at: before(),
+        army: None,
+        attempt: None,
+        departure: None,
+        contingency: false,
     }
 }
 

@@ -101,6 +101,7 @@ fn setup() -> Round {
                     ..Default::default()
                 },
                 seed_commitment: "00".repeat(32),
+                mercenaries: vec![],
             },
             judge(),
             at(8),
@@ -159,9 +160,25 @@ fn a_turn_of_text_orders_moves_armies_and_announces_the_battle_they_meet_in() {
         battle: battle.clone(),
         winner: Some(SideId::A),
         sides: vec![
-            BattleSideResult { army: "Sai Rei".into(), side: SideId::A, losses: vec![500], killed: false },
-            BattleSideResult { army: "Plague Host".into(), side: SideId::B, losses: vec![1200], killed: false },
+            BattleSideResult {
+                army: "Sai Rei".into(),
+                side: SideId::A,
+                losses: vec![500],
+                killed: false,
+                killed_by_attempt: false,
+                captured_by: None,
+            },
+            BattleSideResult {
+                army: "Plague Host".into(),
+                side: SideId::B,
+                losses: vec![1200],
+                killed: false,
+                killed_by_attempt: false,
+                captured_by: None,
+            },
         ],
+        departure: None,
+        withdrawn: vec![],
     };
     round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![result] }, judge(), at(23)).expect("adjudicated");
     assert_eq!(round.state.armies["Sai Rei"].army.troops[0].troops, 3500);
@@ -225,6 +242,7 @@ fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2(
         armies: vec![entry],
         options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
         seed_commitment: "00".repeat(32),
+        mercenaries: vec![],
     };
     round.run(create, judge(), at(1)).expect("created");
     let new_lines = vec![TroopLine {
@@ -267,6 +285,7 @@ fn a_map_wider_than_the_alphabet_is_refused_because_its_squares_could_not_be_wri
         armies: vec![],
         options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
         seed_commitment: "00".repeat(32),
+        mercenaries: vec![],
     };
     assert_eq!(round.run(create, judge(), at(1)).expect_err("refused"), "coalition.campaign.map_bounds");
 }

@@ -1,7 +1,7 @@
 //! Battles across turns of a campaign, through `CoalitionCampaign::decide`/`evolve` only: a battle
 //! announced, its result applied the next turn with the loser moved next to it or pushed into an
-//! occupied square to fight again (seed 003 §3.1, §4.2.5), and joint engagements settled by a
-//! judge's result (§3.2.5, §4.4).
+//! occupied square to fight again (seed 003 §3.1, §4.2.5), and joint engagements whose battle
+//! stream's result comes back the same way (§3.2.5, §4.4).
 
 #[path = "coalition_campaign_support.rs"]
 mod support;
@@ -187,7 +187,10 @@ fn joint_engage(round: &mut Round) -> Announced {
     assert_eq!(report(&events, "Sai Rei").outcome, MoveOutcome::JointEngagement);
     let battle = the_battle(&events);
     assert!(battle.joint, "a joint engagement (seed 003 §3.2.5.2)");
-    assert!(!battle.automatic, "the battle ruleset decides two-army battles only: a judge settles this one");
+    assert!(
+        battle.automatic,
+        "2v1 and 2v2 battles are decided by the battle system in their own stream (seed 003 §4.4)"
+    );
     assert_eq!(battle.square, sq("10E"));
     let mut armies = battle.armies();
     armies.sort();

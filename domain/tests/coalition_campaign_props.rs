@@ -201,10 +201,23 @@ fn results(round: &Round, outcomes: &[Outcome], killed: &mut BTreeSet<String>) -
                     if kill {
                         killed.insert(army.clone());
                     }
-                    BattleSideResult { army: army.clone(), side: side(state.army.team), losses, killed: kill }
+                    BattleSideResult {
+                        army: army.clone(),
+                        side: side(state.army.team),
+                        losses,
+                        killed: kill,
+                        killed_by_attempt: false,
+                        captured_by: None,
+                    }
                 })
                 .collect();
-            BattleResult { battle: battle.clone(), winner: Some(side(winner)), sides }
+            BattleResult {
+                battle: battle.clone(),
+                winner: Some(side(winner)),
+                sides,
+                departure: None,
+                withdrawn: vec![],
+            }
         })
         .collect()
 }
@@ -217,7 +230,7 @@ fn friends_apart(round: &Round) -> Result<(), TestCaseError> {
     }
     for ((square, team), names) in by_square.into_iter().filter(|(_, names)| names.len() > 1) {
         let joint = round.state.battles.values().any(|link| {
-            !link.applied && !link.automatic && link.square == square && names.iter().all(|n| link.armies.contains(n))
+            !link.applied && link.joint && link.square == square && names.iter().all(|n| link.armies.contains(n))
         });
         prop_assert!(joint && names.len() == 2, "{team} armies {names:?} share {square} outside a joint engagement");
     }

@@ -9,13 +9,15 @@ use herald_domain::{
         army::{Army, Color, RankClass, Team, TroopLine},
         battle::SideId,
         campaign::{
-            ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignEvent, CampaignOptions,
-            CampaignState, CoalitionCampaign, Start,
+            mercenaries::MercenaryEntry, ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand,
+            CampaignEvent, CampaignOptions, CampaignState, CoalitionCampaign, Start,
         },
         days::DaysEvent,
         map::{Faction, Map, Site, SiteKind, Square},
         movement::{EngagedSide, MoveReport},
         orders::{select::IgnoredOrder, Order},
+        rank::Rank,
+        setup::Player,
     },
     dice::DiceTape,
     Actor, Context, Decider, Role, RuleError,
@@ -177,15 +179,27 @@ impl Round {
 
     /// A round on `map` with `armies` and dice key `key`, or why it was refused.
     pub fn create_with(key: [u8; 32], map: Map, armies: Vec<ArmyEntry>) -> Result<Self, String> {
+        Self::set_up(key, map, armies, vec![], vec![])
+    }
+
+    /// A round with a roster of `players` and `mercenaries`, options relaxed for a small round.
+    pub fn set_up(
+        key: [u8; 32],
+        map: Map,
+        armies: Vec<ArmyEntry>,
+        players: Vec<Player>,
+        mercenaries: Vec<MercenaryEntry>,
+    ) -> Result<Self, String> {
         let mut round = Self::empty(key);
         let options = CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() };
         let create = CampaignCommand::CreateCampaign {
             name: "Round 7".into(),
             map,
-            players: vec![],
+            players,
             armies,
             options,
             seed_commitment: "00".repeat(32),
+            mercenaries,
         };
         round.run(create, judge())?;
         Ok(round)
@@ -344,9 +358,17 @@ impl Announced {
                 side: side_of(team),
                 losses: losses.iter().find(|(name, _)| name == army).map(|(_, lost)| lost.clone()).unwrap_or_default(),
                 killed: killed.contains(&army.as_str()),
+                killed_by_attempt: false,
+                captured_by: None,
             })
             .collect();
-        BattleResult { battle: self.battle.clone(), winner: Some(side_of(winner)), sides }
+        BattleResult {
+            battle: self.battle.clone(),
+            winner: Some(side_of(winner)),
+            sides,
+            departure: None,
+            withdrawn: vec![],
+        }
     }
 }
 
@@ -410,4 +432,55 @@ pub fn bumps(events: &[CampaignEvent]) -> Vec<(String, Square, Square, bool)> {
             _ => None,
         })
         .collect()
+}
+
+/// A roster entry: Phyrexians claim no factions; Coalition players claim Red, Green and Blue and
+/// hold their rank in Red.
+pub fn roster(name: &str, team: Team, rank: Rank) -> Player {
+    let coalition = team == Team::Coalition;
+    Player {
+        name: name.to_string(),
+        team,
+        rank,
+        factions: if coalition { vec![Faction::Red, Faction::Green, Faction::Blue] } else { vec![] },
+        rank_faction: (coalition && !rank.is_leader()).then_some(Faction::Red),
+    }
+}
+
+/// `army` on `square`, controlled by `controllers`.
+pub fn held(army: Army, square: &str, controllers: &[&str]) -> ArmyEntry {
+    ArmyEntry {
+        army,
+        controllers: controllers.iter().map(|c| c.to_string()).collect(),
+        start: Start::Square { square: sq(square) },
+    }
+}
+
+/// The events of one kind among `events`.
+pub fn of_kind<T>(events: &[CampaignEvent], pick: impl Fn(&CampaignEvent) -> Option<T>) -> Vec<T> {
+    events.iter().filter_map(pick).collect()
+}
+
+/// One army's fate in a battle: `(army, side, losses, killed, by attempt, captured by)`.
+pub type ArmyFate<'a> = (&'a str, SideId, Vec<u32>, bool, bool, Option<&'a str>);
+
+/// A result in which each army of `armies` has its own fate.
+pub fn custom_result(battle: &str, winner: Option<SideId>, armies: &[ArmyFate<'_>]) -> BattleResult {
+    BattleResult {
+        battle: battle.to_string(),
+        winner,
+        sides: armies
+            .iter()
+            .map(|(army, side, losses, killed, by_attempt, captured_by)| BattleSideResult {
+                army: army.to_string(),
+                side: *side,
+                losses: losses.clone(),
+                killed: *killed,
+                killed_by_attempt: *by_attempt,
+                captured_by: captured_by.map(str::to_string),
+            })
+            .collect(),
+        departure: None,
+        withdrawn: vec![],
+    }
 }

@@ -223,8 +223,9 @@ fn a_side_that_loses_all_armies_ranked_captain_evincar_or_higher_loses_seed_003_
     let evincar = simple("Crovax", Team::Phyrexia, RankClass::EvincarCaptain, &[]);
     let plaguelord = simple("Greven", Team::Phyrexia, RankClass::PlaguelordCommander, &[]);
     let lieutenant = simple("Tahngarth", Team::Coalition, RankClass::CenturionLieutenant, &[Faction::Red]);
-    assert_eq!(army_destruction_victory([&captain, &evincar, &plaguelord]), None);
-    let victory = army_destruction_victory([&captain, &admiral, &plaguelord]);
+    let both: std::collections::BTreeSet<Team> = [Team::Phyrexia, Team::Coalition].into_iter().collect();
+    assert_eq!(army_destruction_victory([&captain, &evincar, &plaguelord], &both), None);
+    let victory = army_destruction_victory([&captain, &admiral, &plaguelord], &both);
     assert_eq!(
         victory,
         Some(Victory {
@@ -233,6 +234,25 @@ fn a_side_that_loses_all_armies_ranked_captain_evincar_or_higher_loses_seed_003_
             rule: "seed 003 §1.7.3".into()
         })
     );
-    assert_eq!(army_destruction_victory([&lieutenant, &evincar]).map(|victory| victory.team), Some(Team::Phyrexia));
-    assert_eq!(army_destruction_victory([&lieutenant, &plaguelord]), None, "neither side has one: the judge rules");
+    assert_eq!(
+        army_destruction_victory([&lieutenant, &evincar], &both).map(|victory| victory.team),
+        Some(Team::Phyrexia)
+    );
+    assert_eq!(
+        army_destruction_victory([&lieutenant, &plaguelord], &both),
+        None,
+        "neither side has one: the judge rules"
+    );
+}
+
+#[test]
+fn a_side_that_never_had_an_army_ranked_captain_evincar_or_higher_does_not_lose_seed_003_1_7_3() {
+    // A small round: only the Coalition ever had a Captain. Phyrexia has lost nothing, so nobody wins.
+    let captain = simple("Gerrard", Team::Coalition, RankClass::EvincarCaptain, &[Faction::Red]);
+    let plaguelord = simple("Greven", Team::Phyrexia, RankClass::PlaguelordCommander, &[]);
+    let coalition_only: std::collections::BTreeSet<Team> = [Team::Coalition].into_iter().collect();
+    assert_eq!(army_destruction_victory([&captain, &plaguelord], &coalition_only), None);
+    // Once the Coalition's Captain is gone, it has lost them: Phyrexia wins.
+    let victory = army_destruction_victory([&plaguelord], &coalition_only).map(|victory| victory.team);
+    assert_eq!(victory, Some(Team::Phyrexia));
 }

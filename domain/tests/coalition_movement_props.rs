@@ -82,6 +82,7 @@ fn order(map: &Map, armies: &[ArmyPosition], army: &ArmyPosition, draw: &ArmyDra
         post: format!("post{post}"),
         line: u32::from(target % 4),
         private: false,
+        uncontrolled: false,
     })
 }
 

@@ -61,6 +61,7 @@ pub fn order(post: &str, minute: i64, line: u32, text: &str) -> PostedOrder {
         post: post.to_string(),
         line,
         private: false,
+        uncontrolled: false,
     }
 }
 

@@ -59,7 +59,7 @@ proptest! {
             posted_at: Utc.with_ymd_and_hms(2004, 3, 1, 0, 0, 0).single().expect("a time"),
             post: "p1".into(),
             line: 0,
-            private: false,
+            private: false, uncontrolled: false,
         };
         let text = format_order(&posted);
         let parsed = parse_line(&text, 1, &poster);
@@ -91,7 +91,7 @@ proptest! {
         let posted = PostedOrder {
             army, order, posted_by: "x".into(),
             posted_at: Utc.with_ymd_and_hms(2004, 3, 1, 0, 0, 0).single().expect("a time"),
-            post: "p".into(), line: 0, private: false,
+            post: "p".into(), line: 0, private: false, uncontrolled: false,
         };
         prop_assert_eq!(format_order(&posted), line.replace("REPLACE", "replace").replace("Replace", "replace"));
     }

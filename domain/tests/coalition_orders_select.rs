@@ -22,6 +22,7 @@ fn order(army: &str, by: &str, minutes: i64, post: &str, line: u32, what: Order)
         post: post.into(),
         line,
         private: false,
+        uncontrolled: false,
     }
 }
 

@@ -141,7 +141,7 @@ fn the_registry_finds_zone_rpg_and_plays_it_from_json() {
     let events = ruleset.decide(state.as_ref(), &create, &mut ctx).unwrap();
     assert_eq!(events[0]["type"], "zone-rpg.BattleCreated");
     let state = std::sync::Arc::get_mut(&mut state).unwrap();
-    ruleset.evolve(state, "zone-rpg.BattleCreated", 2, &events[0]).unwrap();
+    ruleset.evolve(state, "zone-rpg.BattleCreated", 2, &events[0].to_string()).unwrap();
     let bad = json!({"type": "take_turn", "character": "Balthasar", "extra": 1});
     assert!(ruleset.decide(state, &bad, &mut ctx).is_err(), "unknown fields are refused");
     let malformed = ruleset.set_up(

@@ -1,12 +1,18 @@
 //! The service's part in a campaign: sealing the root seed, reading battle results from their
-//! streams before an adjudication, and opening the battle streams an adjudication announces.
+//! streams before an adjudication, opening the battle streams an adjudication announces (1v1, or
+//! 2v1 and 2v2 from a joint engagement, seed 003 §4.4), and carrying a sanction's troop losses to
+//! the battle the sanctioned army is in (§5.4.1).
 //!
 //! Battle seeds are derived from the campaign's root seed and the battle's stream name, so
 //! revealing one battle's seed (when it ends) exposes neither the root nor any other battle.
 
 use chrono::Duration;
 use herald_domain::coalition::{
-    battle::{command::Engagement, state::BattleState, BattleCommand, CoalitionBattle, SideId, Sides},
+    army::ArmySpec,
+    battle::{
+        command::Engagement, state::BattleState, BattleCommand, BattleEvent, CoalitionBattle, PartnerArmy, SideId,
+        Sides,
+    },
     campaign::{BattleResult, BattleSideResult, CampaignCommand, CampaignEvent, CampaignState, CoalitionCampaign},
     movement::Attack,
 };
@@ -30,8 +36,8 @@ pub fn battle_seed(root: &[u8; 32], battle: &str) -> [u8; 32] {
 /// Adjudicate a campaign's locked turn: gather the results of last turn's battles, decide, then
 /// open the battles it announces. Blocking.
 ///
-/// `settled` are a judge's results for battles the service does not open itself (joint
-/// engagements, seed 003 §4.4); the results of the others are read from their streams.
+/// `settled` are a judge's results for battles the service does not open itself (a square where
+/// three teams' armies stand); the results of the others are read from their streams.
 pub fn adjudicate(
     service: &Service,
     stream: &str,
@@ -43,7 +49,7 @@ pub fn adjudicate(
         return Err(ApiError::Rule(herald_domain::RuleError::new(
             "coalition.campaign.battle_has_stream",
             format!("{} is decided in its own stream; its result is read from there", result.battle),
-            "seed 003 §4.2",
+            "seed 003 §4.2, §4.4",
         )));
     }
     let mut battle_results = battle_results(service, &state)?;
@@ -53,6 +59,41 @@ pub fn adjudicate(
     // A retried adjudication (same Idempotency-Key) also opens what a crash may have left
     // unopened the first time: opening is idempotent.
     open_battles(service, stream, &outcome.events)?;
+    Ok(outcome)
+}
+
+/// Run a campaign command, then carry a sanction's troop losses to the battle the army is in
+/// (seed 003 §5.4.1: "the real controller must fight the battle with the reduced troop
+/// numbers"). Blocking.
+pub fn execute_relaying(
+    service: &Service,
+    stream: &str,
+    command: &CampaignCommand,
+    meta: CommandMeta,
+) -> Result<CommandOutcome, ApiError> {
+    let outcome = service.execute_as::<CoalitionCampaign>(stream, command, meta.clone())?;
+    // A retried command (same Idempotency-Key) relays again: the relay has a key of its own, so
+    // a relay the first attempt made is not repeated and one a crash left undone is made now.
+    for event in &outcome.events {
+        let Ok(CampaignEvent::SanctionImposed(sanction)) = event.data.decode::<CampaignEvent>() else { continue };
+        let (Some(battle), Some(army)) = (sanction.battle.clone(), sanction.army.clone()) else { continue };
+        let Some(entry) = service.catalog().entry(&battle) else { continue };
+        if entry.state_as::<BattleState>().is_none_or(BattleState::ended) {
+            continue;
+        }
+        let apply = BattleCommand::ApplySanction {
+            army,
+            losses: sanction.losses.clone(),
+            extension: true,
+            reason: format!("sanction {} on {}: {}", sanction.call.call, sanction.player, sanction.reason),
+        };
+        let relay = CommandMeta {
+            idempotency_key: Some(format!("sanction:{stream}:{}", sanction.call.call)),
+            expected_version: None,
+            ..meta.clone()
+        };
+        service.execute_as::<CoalitionBattle>(&battle, &apply, relay)?;
+    }
     Ok(outcome)
 }
 
@@ -77,22 +118,62 @@ fn battle_results(service: &Service, state: &CampaignState) -> Result<Vec<Battle
     Ok(results)
 }
 
-fn result_of(battle: &str, state: &BattleState) -> BattleResult {
-    let sides = SideId::BOTH
-        .iter()
-        .filter_map(|side| {
-            let side_state = state.sides.get(*side);
-            let army = side_state.army.as_ref()?;
-            let killed = state.killed.contains(side);
-            let losses = match (&side_state.casualties, killed) {
+/// A battle stream's result as the campaign takes it: each army's casualties and its risked
+/// troops lost (seed 003 §4.3.3), kills (§4.3.1, §4.3.3), captures (§4.5), the winning pair's
+/// departure and the stratless partners that withdrew (§4.4).
+pub fn result_of(battle: &str, state: &BattleState) -> BattleResult {
+    let killed_by_attempt = state.killed_by_attempt();
+    let captured = state.captured();
+    let mut sides = Vec::new();
+    for side in SideId::BOTH {
+        let side_state = state.sides.get(side);
+        let armies = side_state
+            .army
+            .iter()
+            .map(|army| (army, side_state.casualties.as_ref()))
+            .chain(side_state.partner.iter().map(|partner| (&partner.army, partner.casualties.as_ref())));
+        for (army, casualties) in armies {
+            let by_attempt = killed_by_attempt.contains(&army.name.as_str());
+            let killed = (state.killed.contains(&side) && side_state.army.as_ref() == Some(army)) || by_attempt;
+            let mut losses = match (casualties, killed) {
                 (_, true) => army.slots.iter().map(|slot| slot.troops).collect(),
                 (Some(casualties), false) => casualties.losses.clone(),
                 (None, false) => vec![0; army.slots.len()],
             };
-            Some(BattleSideResult { army: army.name.clone(), side: *side, losses, killed })
-        })
-        .collect();
-    BattleResult { battle: battle.to_string(), winner: state.winner, sides }
+            if !killed {
+                for attempt in state.attempts.iter().filter(|attempt| attempt.army == army.name) {
+                    for (loss, risked) in losses.iter_mut().zip(&attempt.risked_lost) {
+                        *loss = loss.saturating_add(*risked);
+                    }
+                }
+            }
+            let captured_by = captured.iter().find(|(target, _)| *target == army.name).map(|(_, by)| (*by).to_string());
+            sides.push(BattleSideResult {
+                army: army.name.clone(),
+                side,
+                losses,
+                killed,
+                killed_by_attempt: by_attempt,
+                captured_by,
+            });
+        }
+    }
+    let (departure, withdrawn) = match &state.resolution {
+        Some(BattleEvent::JointBattleResolved(joint)) => (joint.departure.clone(), joint.withdrawn.clone()),
+        _ => (None, Vec::new()),
+    };
+    BattleResult { battle: battle.to_string(), winner: state.winner, sides, departure, withdrawn }
+}
+
+/// The army as its battle sees it: controlled by its first controller (by name), with that
+/// player's contingency (seed 003 §5.2.3) and its mercenary faction (ch. 6).
+fn spec(state: &CampaignState, name: &str) -> Option<ArmySpec> {
+    let army = state.armies.get(name)?;
+    let controller = army.controllers.iter().next().cloned().unwrap_or_else(|| name.to_string());
+    let mut spec = army.army.battle_spec(&controller);
+    spec.contingency = state.control.contingencies.get(&controller).cloned();
+    spec.mercenary = state.mercenaries.get(name).map(|mercenary| mercenary.faction);
+    Some(spec)
 }
 
 /// Open the battle stream of every automatic battle the campaign has announced and not yet
@@ -130,7 +211,7 @@ pub fn open_missing_battles(service: &Service, stream: &str) -> Result<usize, Ap
     Ok(opened)
 }
 
-/// Open a battle stream for every two-army battle among `events` (announcements of the
+/// Open a battle stream for every battle among `events` (announcements of the
 /// campaign's adjudications) that has none yet. Opening is idempotent: each battle is opened
 /// under the key `open-battle:<battle>`, with the announcement's time, so opening it again after
 /// a crash or a retry gives the same battle.
@@ -148,23 +229,28 @@ fn open_battles(service: &Service, stream: &str, events: &[RecordedEvent]) -> Re
         if service.store().stream_version(&battle)?.is_some() {
             continue;
         }
-        let names: Vec<&String> = sides.iter().filter_map(|side| side.armies.first()).collect();
-        let [a, b] = names.as_slice() else { continue };
-        let spec = |name: &str| {
-            state.armies.get(name).map(|army| {
-                let controller = army.controllers.iter().next().cloned().unwrap_or_else(|| name.to_string());
-                army.army.battle_spec(&controller)
-            })
+        let [first, second] = sides.as_slice() else { continue };
+        let (Some(army_a), Some(army_b)) =
+            (first.armies.first().and_then(|a| spec(&state, a)), second.armies.first().and_then(|b| spec(&state, b)))
+        else {
+            continue;
         };
-        let (Some(army_a), Some(army_b)) = (spec(a), spec(b)) else { continue };
+        let partners: Vec<PartnerArmy> = [(SideId::A, first), (SideId::B, second)]
+            .into_iter()
+            .filter_map(|(side, engaged)| Some(PartnerArmy { side, army: spec(&state, engaged.armies.get(1)?)? }))
+            .collect();
         let engagement = match &attack {
-            Attack::Attacks { attackers, .. } if attackers.contains(a) => Engagement::Attack { attacker: SideId::A },
+            Attack::Attacks { attackers, .. } if attackers.contains(&army_a.name) => {
+                Engagement::Attack { attacker: SideId::A }
+            }
             Attack::Attacks { .. } => Engagement::Attack { attacker: SideId::B },
             Attack::NoAttacker => Engagement::NoAttacker,
         };
         let commitment = service.seal_seed(&battle, Some(battle_seed(&root, &battle)))?;
         let create = BattleCommand::CreateBattle {
             armies: Sides { a: army_a, b: army_b },
+            partners,
+            weather: state.weather.get(&battle).cloned(),
             engagement,
             terrain: Some(format!("{:?}", state.map.terrain_at(square)).to_lowercase()),
             strategy_deadline: event.recorded_at + Duration::hours(i64::from(state.options.battle_deadline_hours)),

@@ -5,13 +5,19 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use herald_domain::{
     coalition::{
-        army::TroopLine,
+        army::{Team, TroopLine},
         campaign::{
-            view::{self as campaign_view, ArmyView, CampaignView, MapView, TurnReport},
+            judges::Appointment,
+            view::{
+                self as campaign_view, ArmyView, CampaignView, ControlView, JudgesView, MapView, TurnReport, VoteView,
+            },
+            voting::VoteSystem,
             ArmyOrder, BattleResult, CampaignCommand, CampaignState, CoalitionCampaign,
         },
         map::Square,
-        orders::PostedOrder,
+        orders::{Order, PostedOrder},
+        rank::Rank,
+        setup::Player,
     },
     Actor, StreamKind, Viewer,
 };
@@ -36,14 +42,207 @@ pub struct CreateCampaignRequest {
     pub seed: Option<String>,
 }
 
-/// Change an army's controllers.
+/// Change an army's controllers (a judge).
 #[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"army": "Sai Rei", "controllers": ["alice"], "accept_illegal": false}))]
 #[serde(deny_unknown_fields)]
 pub struct ControllersRequest {
     /// The army.
     pub army: String,
-    /// Its legal controllers (player names).
+    /// Its legal controllers (player names; empty: none).
     pub controllers: Vec<String>,
+    /// Accept a change that breaks seed 003 §5.3; the side must be legal again within a turn (§5.2.2.2).
+    #[serde(default)]
+    pub accept_illegal: bool,
+    /// Why.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// A control change asked by a player holding the side's authority (seed 003 §5.2.1).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"army": "Sai Rei", "controllers": ["carol"], "reason": "alice is away for a month"}))]
+#[serde(deny_unknown_fields)]
+pub struct ControlRequest {
+    /// The army.
+    pub army: String,
+    /// Its controllers from now on (empty: none).
+    pub controllers: Vec<String>,
+    /// Why.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// A side's authority over the control list given to one or two players (seed 003 §5.2.2).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"team": "coalition", "holders": ["alice", "carol"]}))]
+#[serde(deny_unknown_fields)]
+pub struct AuthorityRequest {
+    /// The side.
+    pub team: Team,
+    /// One or two players.
+    pub holders: Vec<String>,
+    /// Why (an emergency authorization needs one).
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// A player's contingency (seed 003 §5.2.3).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"player": "alice", "contingency": "carol"}))]
+#[serde(deny_unknown_fields)]
+pub struct ContingencyRequest {
+    /// The player.
+    pub player: String,
+    /// Their contingency (absent: none).
+    #[serde(default)]
+    pub contingency: Option<String>,
+}
+
+/// A player (and a reason), for declarations of inactivity and the judge's rejections.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"player": "dave", "reason": "has not posted since the last round"}))]
+#[serde(deny_unknown_fields)]
+pub struct PlayerReasonRequest {
+    /// The player.
+    pub player: String,
+    /// Why.
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// A player's new rank (seed 003 §1.1, §5.3.1).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"player": "dave", "rank": "lieutenant"}))]
+#[serde(deny_unknown_fields)]
+pub struct RankRequest {
+    /// The player.
+    pub player: String,
+    /// The new rank.
+    pub rank: Rank,
+}
+
+/// An army (a namesake permission).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"army": "Dave"}))]
+#[serde(deny_unknown_fields)]
+pub struct ArmyRequest {
+    /// The army.
+    pub army: String,
+}
+
+/// A call to overrule (seed 003 §1.3, §3.3.3).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"call": 1, "reason": "the ruling misread the route"}))]
+#[serde(deny_unknown_fields)]
+pub struct OverruleRequest {
+    /// The call's number (`GET …/judges`).
+    pub call: u32,
+    /// Why.
+    pub reason: String,
+}
+
+/// A sanction (seed 003 §5.4.1).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"player": "bob", "army": "Plague Host", "severity": 1, "reason": "posted orders for Sai Rei"}))]
+#[serde(deny_unknown_fields)]
+pub struct SanctionRequest {
+    /// The player reprimanded.
+    pub player: String,
+    /// The army that loses troops.
+    #[serde(default)]
+    pub army: Option<String>,
+    /// The severity factor (0: a reprimand alone); losses are severity × d6 × (100, 50, 25, 10).
+    #[serde(default)]
+    pub severity: u32,
+    /// Why.
+    pub reason: String,
+}
+
+/// A vote called (seed 003 §1.4).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"topic": "Attack Red Base first?", "options": ["yes", "no"], "closes_at": "2030-12-03T05:00:00Z",
+    "system": {"kind": "normal"}, "secret": false}))]
+#[serde(deny_unknown_fields)]
+pub struct VoteRequest {
+    /// The topic.
+    pub topic: String,
+    /// The options.
+    pub options: Vec<String>,
+    /// Ballots after this time are refused.
+    pub closes_at: DateTime<Utc>,
+    /// `normal` (§1.4.1, the default), `leaders` (§1.4.2) or `special` with its voters (§1.4.3).
+    #[serde(default)]
+    pub system: VoteSystem,
+    /// Whether who voted what is secret.
+    #[serde(default)]
+    pub secret: bool,
+}
+
+/// A ballot.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"option": "yes"}))]
+#[serde(deny_unknown_fields)]
+pub struct BallotRequest {
+    /// The option chosen.
+    pub option: String,
+}
+
+/// A raider's new movement after the lock (seed 003 §6.3.2).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"army": "Raider 1", "order": {"action": "move", "legs": [{"from": "20C", "to": "20E", "annotation": {"kind": "engage", "army": "Sai Rei"}}]}}))]
+#[serde(deny_unknown_fields)]
+pub struct RaiderEditRequest {
+    /// The raider.
+    pub army: String,
+    /// The new movement: one leg that engages an army.
+    pub order: Order,
+}
+
+/// A player joining mid-round (seed 003 §1.1, §2.6).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerRequest {
+    /// The player.
+    pub player: Player,
+}
+
+/// An army offered to a new player (seed 003 §2.6).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"player": "erin", "army": "Tahngarth"}))]
+#[serde(deny_unknown_fields)]
+pub struct OfferRequest {
+    /// The new player.
+    pub player: String,
+    /// The army, of rank Lt Cmdr/CPL or lower.
+    pub army: String,
+}
+
+/// A new player's customisation (seed 003 §2.6).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CustomiseRequest {
+    /// The army offered.
+    pub army: String,
+    /// Its new name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Its new legend.
+    #[serde(default)]
+    pub legend: Option<String>,
+    /// Its new units, holding as many living soldiers as now.
+    pub troops: Vec<TroopLine>,
+}
+
+/// A screen-name change (seed 003 §1.6).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"from": "alice", "to": "alice_the_bold"}))]
+#[serde(deny_unknown_fields)]
+pub struct ScreenNameRequest {
+    /// The old name.
+    pub from: String,
+    /// The new name.
+    pub to: String,
 }
 
 /// Open a turn.
@@ -103,8 +302,9 @@ pub struct RulingRequest {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AdjudicateRequest {
-    /// Results of battles the service does not open itself (joint engagements, seed 003 §4.4),
-    /// recorded by the judge. Two-army battles are read from their own streams.
+    /// Results of battles the service does not open itself (a square where three teams' armies
+    /// stand), recorded by the judge. Every battle of two sides — 1v1, 2v1 or 2v2 (seed 003
+    /// §4.4) — is read from its own stream.
     #[serde(default)]
     pub results: Vec<BattleResult>,
 }
@@ -359,7 +559,150 @@ command_route!(
     "/v1/campaigns/{campaign_id}/controllers",
     ControllersRequest,
     "Change who controls an army (judge, seed 003 §5.2).",
-    |b| CampaignCommand::SetControllers { army: b.army, controllers: b.controllers }
+    |b| CampaignCommand::SetControllers {
+        army: b.army,
+        controllers: b.controllers,
+        accept_illegal: b.accept_illegal,
+        reason: b.reason
+    }
+);
+command_route!(
+    request_control_change,
+    "/campaigns/{campaign_id}/control-requests",
+    "/v1/campaigns/{campaign_id}/control-requests",
+    ControlRequest,
+    "Change an army's controllers at the request of a player holding the side's authority (seed 003 §5.2.1); refused when it breaks §5.3 (`rank_too_low`, `namesake_army`, `last_army`).",
+    |b| CampaignCommand::RequestControlChange { army: b.army, controllers: b.controllers, reason: b.reason }
+);
+command_route!(
+    transfer_control_authority,
+    "/campaigns/{campaign_id}/control-authority",
+    "/v1/campaigns/{campaign_id}/control-authority",
+    AuthorityRequest,
+    "Give the side's authority over the control list to one or two players (the General/Chief Praetor or a holder, seed 003 §5.2.2.1).",
+    |b| CampaignCommand::TransferControlAuthority { team: b.team, holders: b.holders }
+);
+command_route!(
+    authorize_emergency_control,
+    "/campaigns/{campaign_id}/emergency-authority",
+    "/v1/campaigns/{campaign_id}/emergency-authority",
+    AuthorityRequest,
+    "Authorize other players to request control changes for one turn (a judge, seed 003 §5.2.2.2).",
+    |b| CampaignCommand::AuthorizeEmergencyControl {
+        team: b.team,
+        holders: b.holders,
+        reason: b.reason.unwrap_or_default()
+    }
+);
+command_route!(
+    set_contingency,
+    "/campaigns/{campaign_id}/contingencies",
+    "/v1/campaigns/{campaign_id}/contingencies",
+    ContingencyRequest,
+    "Name a player's contingency, who may send their strategies in the last 24 hours (a holder of the side's authority or a judge, seed 003 §5.2.3).",
+    |b| CampaignCommand::SetContingency { player: b.player, contingency: b.contingency }
+);
+command_route!(
+    declare_inactive,
+    "/campaigns/{campaign_id}/inactivity",
+    "/v1/campaigns/{campaign_id}/inactivity",
+    PlayerReasonRequest,
+    "Declare a player inactive: the player themself, or their team's leaders (seed 003 §5.1).",
+    |b| CampaignCommand::DeclareInactive { player: b.player, reason: b.reason }
+);
+command_route!(
+    reject_inactivity,
+    "/campaigns/{campaign_id}/inactivity-rejections",
+    "/v1/campaigns/{campaign_id}/inactivity-rejections",
+    PlayerReasonRequest,
+    "Reject the leaders' declaration that a player is inactive (the battle judge, seed 003 §5.1).",
+    |b| CampaignCommand::RejectInactivity { player: b.player, reason: b.reason }
+);
+command_route!(
+    change_rank,
+    "/campaigns/{campaign_id}/ranks",
+    "/v1/campaigns/{campaign_id}/ranks",
+    RankRequest,
+    "Change a player's rank (the team's leaders or a judge, seed 003 §1.1); a demotion leaves armies the player may no longer control without a controller (§5.3.1, §5.3.4).",
+    |b| CampaignCommand::ChangeRank { player: b.player, rank: b.rank }
+);
+command_route!(
+    permit_control_change,
+    "/campaigns/{campaign_id}/namesake-permissions",
+    "/v1/campaigns/{campaign_id}/namesake-permissions",
+    ArmyRequest,
+    "Allow your side to take your namesake army away (its namesake player, seed 003 §5.3.2).",
+    |b| CampaignCommand::PermitControlChange { army: b.army }
+);
+command_route!(
+    appoint_judge,
+    "/campaigns/{campaign_id}/judges",
+    "/v1/campaigns/{campaign_id}/judges",
+    Appointment,
+    "Appoint a judge of the round: battle, movement or mercenary, head or assistant (an admin or the head Battle Judge, seed 003 §1.3).",
+    CampaignCommand::AppointJudge
+);
+command_route!(
+    overrule,
+    "/campaigns/{campaign_id}/overrules",
+    "/v1/campaigns/{campaign_id}/overrules",
+    OverruleRequest,
+    "Overrule a judge's call by a new event that undoes it (the head Battle Judge any call, a Battle Judge the Movement and Mercenary Judges', seed 003 §1.3, §3.3.3).",
+    |b| CampaignCommand::Overrule { call: b.call, reason: b.reason }
+);
+command_route!(
+    call_vote,
+    "/campaigns/{campaign_id}/votes",
+    "/v1/campaigns/{campaign_id}/votes",
+    VoteRequest,
+    "Call a vote (a player, seed 003 §1.4).",
+    |b| CampaignCommand::CallVote {
+        topic: b.topic,
+        options: b.options,
+        closes_at: b.closes_at,
+        system: b.system,
+        secret: b.secret
+    }
+);
+command_route!(
+    edit_raider_order,
+    "/campaigns/{campaign_id}/raider-edits",
+    "/v1/campaigns/{campaign_id}/raider-edits",
+    RaiderEditRequest,
+    "Change one raider's movement after the lock, to engage an army without passing through any (the Mercenary Judge, once a turn, seed 003 §6.3.2).",
+    |b| CampaignCommand::EditRaiderOrder { army: b.army, order: b.order }
+);
+command_route!(
+    add_player,
+    "/campaigns/{campaign_id}/players",
+    "/v1/campaigns/{campaign_id}/players",
+    PlayerRequest,
+    "Add a player mid-round (the team's leaders or a judge, seed 003 §1.1, §2.6).",
+    |b| CampaignCommand::AddPlayer { player: b.player }
+);
+command_route!(
+    offer_customisation,
+    "/campaigns/{campaign_id}/customisation-offers",
+    "/v1/campaigns/{campaign_id}/customisation-offers",
+    OfferRequest,
+    "Offer a new player who has fought 2 battles an army of rank Lt Cmdr/CPL or lower to make their own (the team's leaders, seed 003 §2.6).",
+    |b| CampaignCommand::OfferCustomisation { player: b.player, army: b.army }
+);
+command_route!(
+    customise_army,
+    "/campaigns/{campaign_id}/customisations",
+    "/v1/campaigns/{campaign_id}/customisations",
+    CustomiseRequest,
+    "Customise the army offered: name, legend and units, keeping its colors and living soldiers, within 2 turns (the new player, seed 003 §2.6).",
+    |b| CampaignCommand::CustomiseArmy { army: b.army, name: b.name, legend: b.legend, troops: b.troops }
+);
+command_route!(
+    change_screen_name,
+    "/campaigns/{campaign_id}/screen-names",
+    "/v1/campaigns/{campaign_id}/screen-names",
+    ScreenNameRequest,
+    "Record a player's new screen name, which keeps every power of the old one (the battle judge, seed 003 §1.6).",
+    |b| CampaignCommand::ChangeScreenName { from: b.from, to: b.to }
 );
 command_route!(
     open_turn,
@@ -412,7 +755,7 @@ pub async fn lock_turn(
 /// losers moved off, moves carried out, days counted, new battles announced and their streams
 /// opened.
 #[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/adjudicate", tag = "campaigns",
-    request_body(content = Option<AdjudicateRequest>, description = "results of joint-engagement battles, if any"),
+    request_body(content = Option<AdjudicateRequest>, description = "results of battles the service did not open, if any"),
     params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`")),
     responses(
         (status = 200, description = "adjudicated; the events are the turn's update", body = CommandResponse),
@@ -446,4 +789,169 @@ pub async fn adjudicate_turn(
     }
     let outcome = blocking(move || campaign::adjudicate(&worker.service, &stream, settled, meta)).await?;
     Ok(command_response(&state, &actor, outcome, false))
+}
+
+/// Withdraw your declaration of inactivity (the player, seed 003 §5.1).
+#[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/activity", tag = "campaigns",
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`")),
+    responses(
+        (status = 200, description = "recorded", body = CommandResponse),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not a player", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such campaign", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "not declared inactive", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/campaigns/{campaign_id}/activity")]
+pub async fn declare_active(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<CampaignId>,
+) -> Result<HttpResponse, ApiError> {
+    run(&req, actor, path.into_inner(), CampaignCommand::DeclareActive).await
+}
+
+/// Sanction a player: a reprimand and, with an army and a severity, severity × d6 × (100, 50, 25,
+/// 10) troops lost by slot — in its battle too, with 24 more hours for its strategy when the
+/// deadline is under 24 hours away (the battle judge, seed 003 §5.4.1).
+#[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/sanctions", tag = "campaigns", request_body = SanctionRequest,
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"),
+           ("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe")),
+    responses(
+        (status = 200, description = "the sanction, with its die (the battle stream records the losses too)", body = CommandResponse),
+        (status = 400, description = "malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not the round's battle judge", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such campaign", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "no such army, or no reason", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/campaigns/{campaign_id}/sanctions")]
+pub async fn impose_sanction(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<CampaignId>,
+    body: web::Json<SanctionRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let command = CampaignCommand::ImposeSanction {
+        player: body.player,
+        army: body.army,
+        severity: body.severity,
+        reason: body.reason,
+    };
+    let id = path.into_inner();
+    let state = state(&req)?;
+    if state.service.catalog().entry(&id.stream()).is_none() {
+        return Err(not_found(id));
+    }
+    let meta = command_meta(&req, actor.clone())?;
+    let (worker, stream) = (state.clone(), id.stream());
+    let outcome = blocking(move || campaign::execute_relaying(&worker.service, &stream, &command, meta)).await?;
+    Ok(command_response(&state, &actor, outcome, false))
+}
+
+/// Cast your one ballot in a vote (a player, seed 003 §1.4): normal votes weigh the General/Chief
+/// Praetor 3, Admirals/Praetors 2, others 1; leader votes 1 each; special votes as called.
+#[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/votes/{vote}/ballots", tag = "campaigns", request_body = BallotRequest,
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"),
+           ("vote" = String, Path, description = "the vote's id")),
+    responses(
+        (status = 200, description = "cast (its choice hidden from others in a secret vote)", body = CommandResponse),
+        (status = 400, description = "malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not a player", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such campaign", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "already voted, not a voter of this vote, closed, or no such option", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/campaigns/{campaign_id}/votes/{vote}/ballots")]
+pub async fn cast_vote(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<(CampaignId, String)>,
+    body: web::Json<BallotRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, vote) = path.into_inner();
+    run(&req, actor, id, CampaignCommand::CastVote { vote, option: body.into_inner().option }).await
+}
+
+/// Close a vote whose closing time has passed, recording its tally (a player of the round or a
+/// judge, seed 003 §1.4).
+#[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/votes/{vote}/close", tag = "campaigns",
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"),
+           ("vote" = String, Path, description = "the vote's id")),
+    responses(
+        (status = 200, description = "closed with its tally", body = CommandResponse),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not a player of the round or a judge", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such campaign", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "still open, or already closed", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/campaigns/{campaign_id}/votes/{vote}/close")]
+pub async fn close_vote(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<(CampaignId, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, vote) = path.into_inner();
+    run(&req, actor, id, CampaignCommand::CloseVote { vote }).await
+}
+
+/// The control list: each side's authority, every army's controllers (and at the lock), every
+/// player's standing — active, contingency, owed an army, new player — and the changes accepted
+/// against §5.3 (seed 003 ch. 5); `?at=` for any earlier state (activity as of now).
+#[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/control", tag = "campaigns",
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
+    responses(
+        (status = 200, description = "the control list", body = ControlView),
+        (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/campaigns/{campaign_id}/control")]
+pub async fn get_control(
+    req: HttpRequest,
+    path: web::Path<CampaignId>,
+    query: web::Query<AtQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
+    Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::control_view(&folded, Utc::now())))
+}
+
+/// The votes and their results as you may see them: who voted what in open votes; in secret
+/// votes only your own choice, and the tally once closed (seed 003 §1.4).
+#[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/votes", tag = "campaigns",
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
+    responses(
+        (status = 200, description = "the votes", body = Vec<VoteView>),
+        (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/campaigns/{campaign_id}/votes")]
+pub async fn list_votes(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+    path: web::Path<CampaignId>,
+    query: web::Query<AtQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
+    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::vote_views(&folded, &viewer)))
+}
+
+/// The round's judges, their numbered calls (which an overrule refers to), sanctions and
+/// reprimands (seed 003 §1.3, §5.4.1).
+#[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/judges", tag = "campaigns",
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
+    responses(
+        (status = 200, description = "the judges", body = JudgesView),
+        (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/campaigns/{campaign_id}/judges")]
+pub async fn get_judges(
+    req: HttpRequest,
+    path: web::Path<CampaignId>,
+    query: web::Query<AtQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
+    Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::judges_view(&folded)))
 }

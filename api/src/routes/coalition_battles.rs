@@ -6,7 +6,7 @@
 use actix_web::{get, http::header, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use herald_domain::{
-    coalition::battle::{BattleCommand, BattleState, CoalitionBattle, SideId},
+    coalition::battle::{Attempt, BattleCommand, BattleState, CoalitionBattle, Departure, Share, SideId},
     Actor, Viewer,
 };
 use serde::{Deserialize, Serialize};
@@ -32,15 +32,38 @@ async fn run(
     super::execute(req, actor, ruleset::<CoalitionBattle>()?, stream, command_value(&command)?, None).await
 }
 
-/// A side's battle strategy.
+/// An army's battle strategy.
 #[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"side": "a", "strategy": "Hold the ridge at dawn; Kris Mages volley from the rocks."}))]
+#[schema(example = json!({"side": "a", "strategy": "Hold the ridge at dawn; Kris Mages volley from the rocks.",
+    "attempt": {"kind": "kill"}}))]
 #[serde(deny_unknown_fields)]
 pub struct StrategyRequest {
     /// The side.
     pub side: SideId,
     /// The strategy text.
     pub strategy: String,
+    /// Which of the side's two armies it is for (2v1 and 2v2 battles, seed 003 §4.4); the side's
+    /// first army when absent.
+    #[serde(default)]
+    pub army: Option<String>,
+    /// A kill (500 of the largest slot) or capture (2000 of the lowest rank) the strategy risks
+    /// troops for (seed 003 §4.3.2, §4.5).
+    #[serde(default)]
+    pub attempt: Option<Attempt>,
+    /// Which of a winning pair leaves the square, and in which direction (seed 003 §4.4).
+    #[serde(default)]
+    pub departure: Option<Departure>,
+}
+
+/// A side's casualties shared between its two armies (seed 003 §4.4).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"side": "a", "shares": [{"army": "Sai Rei", "percent": 70}, {"army": "Barrin", "percent": 30}]}))]
+#[serde(deny_unknown_fields)]
+pub struct InvolvementRequest {
+    /// The side.
+    pub side: SideId,
+    /// Each army's share in percent, adding up to 100.
+    pub shares: Vec<Share>,
 }
 
 /// A strategy bonus.
@@ -112,7 +135,13 @@ pub async fn submit_strategy(
     body: web::Json<StrategyRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let command = BattleCommand::SubmitStrategy { side: body.side, strategy: body.strategy };
+    let command = BattleCommand::SubmitStrategy {
+        side: body.side,
+        strategy: body.strategy,
+        army: body.army,
+        attempt: body.attempt,
+        departure: body.departure,
+    };
     run(&req, actor, path.into_inner(), command).await
 }
 
@@ -236,5 +265,30 @@ pub async fn override_casualties(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let command = BattleCommand::OverrideCasualties { side: body.side, losses: body.losses, reason: body.reason };
+    run(&req, actor, path.into_inner(), command).await
+}
+
+/// Share a side's casualties between its two armies by how involved each was (battle judge,
+/// seed 003 §4.4); without shares each army loses at its side's rate.
+#[utoipa::path(post, path = "/v1/battles/{battle_id}/involvement", tag = "coalition battles", request_body = InvolvementRequest,
+    params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`")),
+    responses(
+        (status = 200, description = "recorded", body = CommandResponse),
+        (status = 400, description = "malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such battle", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "not one share per army of a two-army side, or not adding up to 100 (seed 003 §4.4)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/battles/{battle_id}/involvement")]
+pub async fn assign_involvement(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<BattleId>,
+    body: web::Json<InvolvementRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let command = BattleCommand::AssignInvolvement { side: body.side, shares: body.shares };
     run(&req, actor, path.into_inner(), command).await
 }

@@ -34,6 +34,8 @@ pub fn create_battle(service: &Service, seed: Option<[u8; 32]>) -> String {
     .expect("armies");
     let create = BattleCommand::CreateBattle {
         armies,
+        partners: vec![],
+        weather: None,
         engagement: serde_json::from_value(serde_json::json!({"kind": "no_attacker"})).expect("engagement"),
         terrain: Some("swamp".into()),
         strategy_deadline: Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0).unwrap(),
@@ -51,8 +53,26 @@ pub fn play_battle(service: &Service) -> String {
         service.execute_as::<CoalitionBattle>(&stream, &command, meta(actor)).expect("accepted")
     };
     run(BattleCommand::ContributeEntropy { entropy: "alice's luck".into() }, Actor::player("token:a", "alice"));
-    run(BattleCommand::SubmitStrategy { side: SideId::A, strategy: "hold".into() }, Actor::player("token:a", "alice"));
-    run(BattleCommand::SubmitStrategy { side: SideId::B, strategy: "swarm".into() }, Actor::player("token:b", "bob"));
+    run(
+        BattleCommand::SubmitStrategy {
+            side: SideId::A,
+            strategy: "hold".into(),
+            army: None,
+            attempt: None,
+            departure: None,
+        },
+        Actor::player("token:a", "alice"),
+    );
+    run(
+        BattleCommand::SubmitStrategy {
+            side: SideId::B,
+            strategy: "swarm".into(),
+            army: None,
+            attempt: None,
+            departure: None,
+        },
+        Actor::player("token:b", "bob"),
+    );
     run(BattleCommand::AssignStrategyBonus { side: SideId::A, bonus: 6, note: None }, judge());
     run(BattleCommand::AssignStrategyBonus { side: SideId::B, bonus: 4, note: None }, judge());
     run(BattleCommand::ResolveBattle { running_away: None }, judge());

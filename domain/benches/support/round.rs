@@ -163,9 +163,17 @@ pub fn battle_results(state: &CampaignState, rng: &mut Scenario) -> Vec<BattleRe
                     side: if team(name) == first { SideId::A } else { SideId::B },
                     losses: vec![u32::try_from(1 + rng.below(50)).expect("below 51")],
                     killed: false,
+                    killed_by_attempt: false,
+                    captured_by: None,
                 })
                 .collect();
-            BattleResult { battle: battle.clone(), winner: Some(SideId::A), sides }
+            BattleResult {
+                battle: battle.clone(),
+                winner: Some(SideId::A),
+                sides,
+                departure: None,
+                withdrawn: Vec::new(),
+            }
         })
         .collect()
 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// The two teams and the neutral mercenaries (seed 003 §1.1, ch. 6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Team {
     /// Phyrexia (seed 003 §1.1.1).
@@ -81,6 +81,11 @@ pub struct Slot {
     pub toughness: u32,
     /// Troops remaining.
     pub troops: u32,
+    /// The rank slot it fills in a campaign army: 0 = the 5000-troop slot of the smallest
+    /// creatures (the lowest rank) … 3 = the 1000-troop slot (the top rank), seed 003 §2.1. A
+    /// battle opened without it ranks slots by power plus toughness (seed 003 §4.3.2, §4.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<u8>,
 }
 
 /// An army as it enters a battle.
@@ -96,6 +101,14 @@ pub struct ArmySpec {
     pub controller: String,
     /// Its slots, in order.
     pub slots: Vec<Slot>,
+    /// The player's contingency, who may send its strategy in the last 24 hours before the
+    /// deadline (seed 003 §5.2.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contingency: Option<String>,
+    /// Its mercenary faction, for a mercenary army (seed 003 ch. 6): Raiders are Hellbent
+    /// (§6.3.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mercenary: Option<crate::coalition::setup::MercenaryFaction>,
 }
 
 impl ArmySpec {
@@ -160,13 +173,15 @@ impl Army {
         self.troops.iter().map(|line| u64::from(line.troops)).sum()
     }
 
-    /// The army as a battle sees it.
+    /// The army as a battle sees it, each slot with its rank slot (seed 003 §2.1).
     pub fn battle_spec(&self, controller: &str) -> ArmySpec {
         ArmySpec {
             name: self.name.clone(),
             team: self.team,
             rank: self.rank,
             controller: controller.to_string(),
+            contingency: None,
+            mercenary: None,
             slots: self
                 .troops
                 .iter()
@@ -176,6 +191,7 @@ impl Army {
                     power: line.power,
                     toughness: line.toughness,
                     troops: line.troops,
+                    slot: Some(line.slot),
                 })
                 .collect(),
         }

@@ -5,6 +5,7 @@ mod support;
 
 mod auth;
 mod campaign;
+mod coalition_round;
 mod concurrency;
 mod errors;
 mod events;

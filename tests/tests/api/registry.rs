@@ -17,7 +17,7 @@ async fn the_registered_rulesets_are_listed_with_their_rules_schemas_and_docs() 
         rulesets.iter().find(|r| r["kind"] == kind && r["id"] == id).unwrap_or_else(|| panic!("{kind} {id}"))
     };
     let campaign = find("campaign", "coalition");
-    assert_eq!(campaign["rules"], "coalition-campaign@1");
+    assert_eq!(campaign["rules"], "coalition-campaign@2");
     assert_eq!(campaign["picture"], "map.svg");
     assert_eq!(find("battle", "coalition")["tactical"], false);
     let spec = app.request("GET", "/openapi.json", None, None).await;
@@ -59,7 +59,7 @@ async fn a_battle_is_addressed_by_its_uuid_or_its_stream_name_and_played_through
     assert!(unknown.body["detail"].as_str().is_some_and(|d| d.contains("chess") && d.contains("coalition")));
     let listing = app.request("GET", "/v1/battles", None, None).await;
     let line = &listing.body[0];
-    assert_eq!((line["ruleset"].as_str(), line["rules"].as_str()), (Some("coalition"), Some("coalition-battle@1")));
+    assert_eq!((line["ruleset"].as_str(), line["rules"].as_str()), (Some("coalition"), Some("coalition-battle@2")));
     assert_eq!(line["participants"], json!(["Sai Rei", "Plague Host"]));
     app.stop().await;
 }
@@ -146,7 +146,7 @@ async fn a_judge_rolls_on_a_campaign_stream_for_a_sanction_and_the_roll_replays(
     .await;
     let events = events_of(&reply);
     let rolled = find(&events, "dice.JudgeRolled").expect("the roll");
-    assert_eq!(rolled["rules"], "coalition-campaign@1");
+    assert_eq!(rolled["rules"], "coalition-campaign@2");
     // The campaign's seed stays sealed: a judge verifies it, an anonymous reader may not yet.
     let verified = app.request("GET", &format!("/v1/streams/{stream}/verify"), Some(&cast.judge), None).await;
     assert_eq!(verified.body["result"], "verified", "{:#}", verified.body);

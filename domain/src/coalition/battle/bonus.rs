@@ -107,6 +107,8 @@ mod tests {
             team: Team::Coalition,
             rank: RankClass::EvincarCaptain,
             controller: "p".into(),
+            contingency: None,
+            mercenary: None,
             slots: slots
                 .iter()
                 .map(|&(troops, power, toughness)| Slot {
@@ -115,6 +117,7 @@ mod tests {
                     power,
                     toughness,
                     troops,
+                    slot: None,
                 })
                 .collect(),
         }

@@ -4,7 +4,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{BattleOptions, SideId, Sides};
+use super::{
+    attempt::Attempt,
+    joint::{Departure, PartnerArmy, Share},
+    BattleOptions, SideId, Sides,
+};
 use crate::coalition::army::ArmySpec;
 
 /// How the armies met (seed 003 §4.1.2.3): one attacks the other, or both moved in together.
@@ -21,13 +25,23 @@ pub enum Engagement {
 }
 
 /// A command to a coalition battle stream.
+///
+/// Opening a battle carries both armies whole; commands are decoded once, decided and dropped,
+/// so the size of the largest variant costs nothing worth a box in every constructor.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum BattleCommand {
-    /// Open a battle between two armies (a judge or admin).
+    /// Open a battle between two armies, or two against one or two (a judge or admin).
     CreateBattle {
-        /// The two armies.
+        /// The two armies (each side's first army).
         armies: Sides<ArmySpec>,
+        /// A second army on a side: a 2v1 or 2v2 battle from a joint engagement (seed 003 §4.4).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        partners: Vec<PartnerArmy>,
+        /// The weather posted with the battle (seed 003 §4.1.2.5).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weather: Option<String>,
         /// Who attacks whom.
         engagement: Engagement,
         /// Terrain of the square (seed 003 §4.1.2.4), free text.
@@ -46,12 +60,23 @@ pub enum BattleCommand {
         /// Any text; its SHA-256 is mixed into the seed.
         entropy: String,
     },
-    /// Submit a side's battle strategy (its controller, or a judge on their behalf).
+    /// Submit an army's battle strategy (its controller, its controller's contingency in the
+    /// last 24 hours, or a judge on their behalf).
     SubmitStrategy {
         /// The side.
         side: SideId,
         /// The strategy text.
         strategy: String,
+        /// Which of the side's armies it is for, in a 2v1 or 2v2 battle (the side's first army
+        /// when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        army: Option<String>,
+        /// A kill or capture the strategy risks troops for (seed 003 §4.3.2, §4.5).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attempt: Option<Attempt>,
+        /// Which of a winning pair leaves the square, and in which direction (seed 003 §4.4).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        departure: Option<Departure>,
     },
     /// Assign a side's strategy bonus, 0–10 (the battle judge, seed 003 §4.2.1).
     AssignStrategyBonus {
@@ -62,6 +87,38 @@ pub enum BattleCommand {
         /// The judge's note on why.
         #[serde(default)]
         note: Option<String>,
+    },
+    /// Replace the battle's formulas before the dice are rolled (the battle judge; the kill and
+    /// joint formulas are configurable per battle, seed 003 §4.3.3, §4.4).
+    SetFormulas {
+        /// The new options.
+        options: BattleOptions,
+    },
+    /// Post the battle's weather (the battle judge, seed 003 §4.1.2.5).
+    SetWeather {
+        /// The weather, in words.
+        weather: String,
+    },
+    /// Share a side's casualties between its two armies by how involved each was (the battle
+    /// judge, seed 003 §4.4).
+    AssignInvolvement {
+        /// The side.
+        side: SideId,
+        /// Each army's share in percent; they add up to 100.
+        shares: Vec<Share>,
+    },
+    /// Take a sanction's troop losses off an army in this battle (the service, from the
+    /// campaign's `coalition.SanctionImposed`; seed 003 §5.4.1).
+    ApplySanction {
+        /// The army.
+        army: String,
+        /// Troops lost per slot.
+        losses: Vec<u32>,
+        /// Whether the controller gets 24 more hours to rewrite the strategy (the punishment
+        /// came in the last 24 hours before the deadline).
+        extension: bool,
+        /// The campaign's sanction, for the record.
+        reason: String,
     },
     /// Determine the winner and casualties (the battle judge, seed 003 §4.2).
     ResolveBattle {
@@ -108,6 +165,10 @@ impl BattleCommand {
             Self::CreateBattle { .. } => "create_battle",
             Self::ContributeEntropy { .. } => "contribute_entropy",
             Self::SubmitStrategy { .. } => "submit_strategy",
+            Self::SetFormulas { .. } => "set_formulas",
+            Self::SetWeather { .. } => "set_weather",
+            Self::AssignInvolvement { .. } => "assign_involvement",
+            Self::ApplySanction { .. } => "apply_sanction",
             Self::AssignStrategyBonus { .. } => "assign_strategy_bonus",
             Self::ResolveBattle { .. } => "resolve_battle",
             Self::OverrideCasualties { .. } => "override_casualties",

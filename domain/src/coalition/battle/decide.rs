@@ -6,11 +6,10 @@
 //! in the [`Context`].
 
 use super::{
-    bonus::{army_sizes, color_bonus, size_bonus, FULL_STRATEGY_BONUS},
-    casualties::battle_casualties,
+    attempt::Attempt,
     command::Engagement,
-    event::{Casualties, SideBonuses},
-    roll::{compare_pairs, count_pairs_won, decide_winner, roll_battle_dice},
+    event::Casualties,
+    joint::{Departure, PartnerArmy},
     state::BattleStatus,
     BattleCommand, BattleEvent, BattleOptions, BattleState, CasualtyFormula, SideId, Sides,
 };
@@ -39,9 +38,20 @@ pub const MAX_STRATEGY_BONUS: u8 = 10;
 /// Decide a battle command.
 pub fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut Context) -> Result<Vec<BattleEvent>, RuleError> {
     match cmd {
-        BattleCommand::CreateBattle { armies, engagement, terrain, strategy_deadline, options, seed_commitment } => {
+        BattleCommand::CreateBattle {
+            armies,
+            partners,
+            weather,
+            engagement,
+            terrain,
+            strategy_deadline,
+            options,
+            seed_commitment,
+        } => {
             let request = CreateRequest {
                 armies,
+                partners,
+                weather,
                 engagement: *engagement,
                 terrain,
                 strategy_deadline: *strategy_deadline,
@@ -52,7 +62,18 @@ pub fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut Context) -> Re
         }
         _ if state.status == BattleStatus::NotCreated => Err(not_found()),
         BattleCommand::ContributeEntropy { entropy } => contribute_entropy(state, entropy, ctx),
-        BattleCommand::SubmitStrategy { side, strategy } => submit_strategy(state, *side, strategy, ctx),
+        BattleCommand::SubmitStrategy { side, strategy, army, attempt, departure } => {
+            let submission = Submission { side: *side, strategy, army, attempt, departure };
+            submit_strategy(state, &submission, ctx)
+        }
+        BattleCommand::SetFormulas { options } => super::judging::set_formulas(state, options, ctx),
+        BattleCommand::SetWeather { weather } => super::judging::set_weather(state, weather, ctx),
+        BattleCommand::AssignInvolvement { side, shares } => {
+            super::judging::assign_involvement(state, *side, shares, ctx)
+        }
+        BattleCommand::ApplySanction { army, losses, extension, reason } => {
+            super::judging::apply_sanction(state, army, losses, *extension, reason, ctx)
+        }
         BattleCommand::AssignStrategyBonus { side, bonus, note } => {
             assign_strategy_bonus(state, *side, *bonus, note, ctx)
         }
@@ -75,6 +96,8 @@ pub fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut Context) -> Re
 
 struct CreateRequest<'a> {
     armies: &'a Sides<ArmySpec>,
+    partners: &'a [PartnerArmy],
+    weather: &'a Option<String>,
     engagement: Engagement,
     terrain: &'a Option<String>,
     strategy_deadline: DateTime<Utc>,
@@ -101,6 +124,7 @@ fn create_battle(
         validate_army(side, request.armies.get(side))?;
     }
     validate_opponents(request.armies)?;
+    super::judging::validate_partners(request.armies, request.partners)?;
     validate_casualty_formula(&request.options.casualty_formula)?;
     if !is_hex_digest(request.seed_commitment) {
         return Err(RuleError::new(
@@ -111,6 +135,8 @@ fn create_battle(
     }
     let mut events = vec![BattleEvent::BattleCreated {
         armies: request.armies.clone(),
+        partners: request.partners.to_vec(),
+        weather: request.weather.clone(),
         engagement: request.engagement,
         terrain: request.terrain.clone(),
         strategy_deadline: request.strategy_deadline,
@@ -127,7 +153,7 @@ fn create_battle(
 }
 
 /// What a battle needs of an army; the full army rules (§2.1–2.2) belong to the campaign.
-fn validate_army(side: SideId, army: &ArmySpec) -> Result<(), RuleError> {
+pub(super) fn validate_army(side: SideId, army: &ArmySpec) -> Result<(), RuleError> {
     if army.name.trim().is_empty() {
         return Err(RuleError::new(
             "coalition.battle.army_name_required",
@@ -191,7 +217,7 @@ fn validate_opponents(armies: &Sides<ArmySpec>) -> Result<(), RuleError> {
 }
 
 /// A rate above 100% or a base above the cap would make the formula contradict itself.
-fn validate_casualty_formula(formula: &CasualtyFormula) -> Result<(), RuleError> {
+pub(super) fn validate_casualty_formula(formula: &CasualtyFormula) -> Result<(), RuleError> {
     if formula.max > super::casualties::FULL_RATE || formula.base > formula.max {
         return Err(RuleError::new(
             "coalition.battle.casualty_formula_invalid",
@@ -249,45 +275,90 @@ fn contribute_entropy(state: &BattleState, entropy: &str, ctx: &Context) -> Resu
     Ok(vec![BattleEvent::EntropyContributed { by: ctx.actor.id.clone(), entropy: entropy.to_string() }])
 }
 
+/// A strategy as submitted.
+struct Submission<'a> {
+    side: SideId,
+    strategy: &'a str,
+    army: &'a Option<String>,
+    attempt: &'a Option<Attempt>,
+    departure: &'a Option<Departure>,
+}
+
 /// The controller sends the strategy before the deadline (seed 003 §4.1.1); a judge may enter it
-/// on their behalf. A later submission before the deadline replaces the earlier one, as the last
-/// order counts for movement (seed 003 §3.3.6).
+/// on their behalf; the controller's contingency may send one in the last 24 hours before the
+/// deadline, which counts only if the controller sends none (§5.2.3). A later submission before
+/// the deadline replaces the earlier one, as the last order counts for movement (seed 003 §3.3.6).
 fn submit_strategy(
     state: &BattleState,
-    side: SideId,
-    strategy: &str,
+    submission: &Submission<'_>,
     ctx: &Context,
 ) -> Result<Vec<BattleEvent>, RuleError> {
-    if !ctx.actor.is_judge() && !controls(state, side, ctx) {
+    let side = submission.side;
+    let army = match submission.army {
+        Some(name) => state.army_named(name).filter(|_| state.side_of(name).map(|(s, _)| s) == Some(side)),
+        None => state.army(side),
+    };
+    let Some(army) = army else {
+        return Err(RuleError::new(
+            "coalition.battle.not_in_battle",
+            format!("{} does not fight on side {side}", submission.army.as_deref().unwrap_or("that army")),
+            "seed 003 §4.4",
+        ));
+    };
+    let deadline = state.deadline_of(side);
+    let controller = ctx.actor.is_player(&army.controller);
+    let contingency = !controller
+        && !ctx.actor.is_judge()
+        && army.contingency.as_deref().is_some_and(|player| ctx.actor.is_player(player));
+    if !ctx.actor.is_judge() && !controller && !contingency {
         return Err(RuleError::forbidden(
             "coalition.battle.not_controller",
-            format!("only the controller of side {side}'s army (or a judge) may send its strategy"),
+            format!("only the controller of {} (or a judge) may send its strategy", army.name),
             "seed 003 §5.4.1",
         ));
     }
+    if contingency && deadline.is_some_and(|deadline| ctx.recorded_at < deadline - chrono::Duration::hours(24)) {
+        return Err(RuleError::new(
+            "coalition.battle.contingency_too_early",
+            format!("a contingency may send {}'s strategy only in the last 24 hours before the deadline", army.name),
+            "seed 003 §5.2.3",
+        ));
+    }
     require_not_ended(state)?;
-    if state.strategy_deadline.is_some_and(|deadline| ctx.recorded_at > deadline) {
+    if deadline.is_some_and(|deadline| ctx.recorded_at > deadline) {
         return Err(RuleError::new(
             "coalition.battle.strategy_after_deadline",
             "the strategy deadline has passed",
             "seed 003 §4.1.1",
         ));
     }
-    if strategy.trim().is_empty() {
+    if submission.strategy.trim().is_empty() {
         return Err(RuleError::new("coalition.battle.strategy_empty", "the strategy is empty", "seed 003 §4.1.1"));
     }
-    if strategy.chars().count() > MAX_STRATEGY_CHARS {
+    if submission.strategy.chars().count() > MAX_STRATEGY_CHARS {
         return Err(RuleError::new(
             "coalition.battle.strategy_too_long",
             format!("a strategy is limited to {MAX_STRATEGY_CHARS} characters"),
             SERVICE_RULES,
         ));
     }
+    if let Some(attempt) = submission.attempt {
+        let target = super::resolve::target_of(state, side, attempt)?;
+        super::attempt::check_target(army, target, attempt.kind)?;
+    }
+    if let Some(departure) = submission.departure {
+        super::judging::check_departure(state, side, departure)?;
+    }
+    let named = submission.army.clone().filter(|name| state.army(side).is_none_or(|first| &first.name != name));
     Ok(vec![BattleEvent::StrategySubmitted {
         side,
-        strategy: strategy.to_string(),
+        strategy: submission.strategy.to_string(),
         by: ctx.actor.id.clone(),
         at: ctx.recorded_at,
+        army: named,
+        attempt: submission.attempt.clone(),
+        departure: submission.departure.clone(),
+        contingency,
     }])
 }
 
@@ -309,7 +380,7 @@ fn assign_strategy_bonus(
             "seed 003 §4.2.1",
         ));
     }
-    if state.sides.get(side).strategy.is_none() {
+    if !state.sides.get(side).has_strategy() {
         return Err(RuleError::new(
             "coalition.battle.strategy_missing",
             format!("side {side} has sent no strategy to judge; a side without one gets 0 at resolution"),
@@ -322,8 +393,7 @@ fn assign_strategy_bonus(
 // ---------------------------------------------------------------------------------------------
 // Resolution
 
-/// Determine the winner and casualties (seed 003 §4.2): bonuses, four modified d20 per side,
-/// pairs, the tie rule, the stratless rule and the casualty formula.
+/// Determine the winner and casualties (seed 003 §4.2), then the attempts (§4.3, §4.5).
 fn resolve_battle(
     state: &BattleState,
     running_away: Option<SideId>,
@@ -331,70 +401,17 @@ fn resolve_battle(
 ) -> Result<Vec<BattleEvent>, RuleError> {
     require_judge(&ctx.actor, "resolve the battle")?;
     require_not_ended(state)?;
-    let armies = armies(state)?;
-    let stratless: Vec<SideId> =
-        SideId::BOTH.into_iter().filter(|side| state.sides.get(*side).strategy.is_none()).collect();
-    let deadline_passed = state.strategy_deadline.is_some_and(|deadline| ctx.recorded_at > deadline);
-    if !stratless.is_empty() && !deadline_passed {
+    armies(state)?;
+    let stratless = SideId::BOTH.into_iter().any(|side| !state.sides.get(side).has_strategy());
+    let deadline_passed = state.last_deadline().is_some_and(|deadline| ctx.recorded_at > deadline);
+    if stratless && !deadline_passed {
         return Err(RuleError::new(
             "coalition.battle.resolve_too_early",
             "a battle is resolved once both strategies are in or the deadline has passed",
             "seed 003 §4.1.1",
         ));
     }
-    let strategy = strategy_bonuses(state, &stratless)?;
-    let options = &state.options;
-    let size = size_bonus(&options.size_formula, &army_sizes(&options.size_formula, &armies));
-    let bonuses = Sides::from_fn(|side| SideBonuses {
-        strategy: *strategy.get(side),
-        size: *size.get(side),
-        color: color_bonus(armies.get(side)),
-    });
-    let modifiers = bonuses.map(|_, bonus| bonus.total());
-    let dice = roll_battle_dice(&mut ctx.dice, &modifiers)?;
-    let pairs = compare_pairs(&dice);
-    let pairs_won = count_pairs_won(&pairs);
-    let engagement = state.engagement.unwrap_or(Engagement::NoAttacker);
-    let verdict =
-        decide_winner(&stratless, &pairs_won, options.tie_rule, engagement, &dice, &modifiers, &mut ctx.dice)?;
-    let casualties = battle_casualties(&options.casualty_formula, &armies, &dice, running_away);
-    Ok(vec![BattleEvent::BattleResolved {
-        bonuses,
-        stratless,
-        dice,
-        pairs,
-        pairs_won,
-        tie_break: verdict.tie_break,
-        decided_by: verdict.decided_by,
-        winner: verdict.winner,
-        running_away,
-        casualties,
-        next_word: ctx.dice.next_word(),
-    }])
-}
-
-/// Each side's strategy bonus at resolution (seed 003 §4.2.1).
-///
-/// With both strategies in, the judge must have assigned both. A side alone without a strategy
-/// gets 0 and its enemy automatically the full +10 (whatever the judge assigned it). With neither
-/// strategy, both get 0 and the dice decide.
-fn strategy_bonuses(state: &BattleState, stratless: &[SideId]) -> Result<Sides<u8>, RuleError> {
-    match stratless {
-        [] => {
-            let assigned = |side: SideId| {
-                state.sides.get(side).strategy_bonus.ok_or_else(|| {
-                    RuleError::new(
-                        "coalition.battle.strategy_bonus_missing",
-                        format!("assign side {side}'s strategy bonus before resolving"),
-                        "seed 003 §4.2.1",
-                    )
-                })
-            };
-            Ok(Sides { a: assigned(SideId::A)?, b: assigned(SideId::B)? })
-        }
-        [loser] => Ok(Sides::from_fn(|side| if side == *loser { 0 } else { FULL_STRATEGY_BONUS })),
-        _ => Ok(Sides { a: 0, b: 0 }),
-    }
+    super::resolve::resolve(state, running_away, ctx)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -546,10 +563,10 @@ fn reveal_seed(state: &BattleState, seed_hex: &str, ctx: &Context) -> Result<Vec
 // Shared checks
 
 fn controls(state: &BattleState, side: SideId, ctx: &Context) -> bool {
-    state.army(side).is_some_and(|army| ctx.actor.is_player(&army.controller))
+    state.sides.get(side).armies().iter().any(|army| ctx.actor.is_player(&army.controller))
 }
 
-fn require_judge(actor: &crate::Actor, action: &str) -> Result<(), RuleError> {
+pub(super) fn require_judge(actor: &crate::Actor, action: &str) -> Result<(), RuleError> {
     if actor.is_judge() {
         Ok(())
     } else {
@@ -561,7 +578,7 @@ fn require_judge(actor: &crate::Actor, action: &str) -> Result<(), RuleError> {
     }
 }
 
-fn require_not_ended(state: &BattleState) -> Result<(), RuleError> {
+pub(super) fn require_not_ended(state: &BattleState) -> Result<(), RuleError> {
     if state.ended() {
         Err(RuleError::new("coalition.battle.already_ended", "the battle has already ended", SERVICE_RULES))
     } else {
@@ -576,7 +593,7 @@ fn armies(state: &BattleState) -> Result<Sides<ArmySpec>, RuleError> {
     })
 }
 
-fn not_found() -> RuleError {
+pub(super) fn not_found() -> RuleError {
     RuleError::new("coalition.battle.not_found", "there is no battle on this stream yet", SERVICE_RULES)
 }
 

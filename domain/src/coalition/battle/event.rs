@@ -5,7 +5,12 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{command::Engagement, BattleOptions, SideId, Sides, TieRule};
+use super::{
+    attempt::{Attempt, AttemptResolved},
+    command::Engagement,
+    joint::{Departure, JointResolution, PartnerArmy, Share},
+    BattleOptions, SideId, Sides, TieRule,
+};
 use crate::{coalition::army::ArmySpec, dice::Draw, EventType};
 
 /// One side's bonuses (seed 003 §4.2.1–4.2.3).
@@ -78,8 +83,14 @@ pub enum BattleEvent {
     /// The battle was opened; the seed is committed.
     #[serde(rename = "coalition.BattleCreated")]
     BattleCreated {
-        /// The two armies as they entered.
+        /// The two armies as they entered (each side's first army).
         armies: Sides<ArmySpec>,
+        /// Second armies of a 2v1 or 2v2 battle (seed 003 §4.4).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        partners: Vec<PartnerArmy>,
+        /// The weather posted with the battle (seed 003 §4.1.2.5).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weather: Option<String>,
         /// Who attacks whom.
         engagement: Engagement,
         /// Terrain of the square.
@@ -110,6 +121,54 @@ pub enum BattleEvent {
         by: String,
         /// When.
         at: DateTime<Utc>,
+        /// The army it is for, in a 2v1 or 2v2 battle (the side's first army when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        army: Option<String>,
+        /// A kill or capture it risks troops for (seed 003 §4.3.2, §4.5); sealed with the text.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attempt: Option<Attempt>,
+        /// Which of a winning pair leaves, and where to (seed 003 §4.4); sealed with the text.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        departure: Option<Departure>,
+        /// Sent by the controller's contingency (seed 003 §5.2.3): it counts only if the
+        /// controller sends none.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        contingency: bool,
+    },
+    /// The judge replaced the battle's formulas before the dice (visible to judges only).
+    #[serde(rename = "coalition.FormulasSet")]
+    FormulasSet {
+        /// The new options.
+        options: BattleOptions,
+    },
+    /// The judge posted the battle's weather (seed 003 §4.1.2.5).
+    #[serde(rename = "coalition.WeatherSet")]
+    WeatherSet {
+        /// The weather.
+        weather: String,
+    },
+    /// The judge shared a side's casualties between its two armies (seed 003 §4.4).
+    #[serde(rename = "coalition.InvolvementAssigned")]
+    InvolvementAssigned {
+        /// The side.
+        side: SideId,
+        /// Each army's share in percent.
+        shares: Vec<Share>,
+    },
+    /// A sanction took troops off an army in this battle; it fights with what is left (seed 003
+    /// §5.4.1).
+    #[serde(rename = "coalition.SanctionApplied")]
+    SanctionApplied {
+        /// The army.
+        army: String,
+        /// Its side.
+        side: SideId,
+        /// Troops lost per slot.
+        losses: Vec<u32>,
+        /// The side's new strategy deadline, when the punishment came in its last 24 hours.
+        extended_to: Option<DateTime<Utc>>,
+        /// The campaign's sanction.
+        reason: String,
     },
     /// The judge assigned a strategy bonus.
     #[serde(rename = "coalition.StrategyBonusAssigned")]
@@ -156,6 +215,15 @@ pub enum BattleEvent {
         /// next roll of the stream continues from there.
         next_word: u64,
     },
+    /// A 2v1 or 2v2 battle was decided (seed 003 §4.4).
+    #[serde(rename = "coalition.JointBattleResolved")]
+    JointBattleResolved(JointResolution),
+    /// A kill attempt was settled (seed 003 §4.3.2–4.3.4).
+    #[serde(rename = "coalition.KillAttempted")]
+    KillAttempted(AttemptResolved),
+    /// A capture attempt was settled (seed 003 §4.5).
+    #[serde(rename = "coalition.CaptureAttempted")]
+    CaptureAttempted(AttemptResolved),
     /// The battle was fought out under a tactical ruleset and its result applied: the winner,
     /// and casualties in proportion to the models each side lost (docs/rulesets/coalition-battle.md).
     #[serde(rename = "coalition.TacticalResultApplied")]

@@ -7,6 +7,9 @@
 //!   could be read back) are visible to judges only (seed 003 §4.2.2: "that formula is secret");
 //! - strategy bonuses (and the judge's notes on them) are visible to judges only until the
 //!   battle has ended;
+//! - the kill, capture and joint formulas, and the modifiers and totals of a kill or capture's
+//!   pair of rolls, are visible to judges only (seed 003 §4.3.3: "another secret formula");
+//! - a strategy's kill or capture declaration and its named departure are sealed with its text;
 //! - the seed itself never appears in an event until it is revealed.
 
 use serde_json::Value;
@@ -22,7 +25,47 @@ impl BattleState {
 
     /// Whether `viewer` may read `side`'s strategy text now (seed 003 §4.1.1).
     pub fn strategy_visible_to(&self, viewer: &Viewer, side: SideId) -> bool {
-        viewer.is_judge() || self.ended() || self.controlled_by(viewer, side)
+        self.army(side).map_or(viewer.is_judge() || self.ended(), |army| self.army_strategy_visible_to(viewer, army))
+    }
+
+    /// Whether `viewer` may read the strategy of `army` now: judges, its controller and its
+    /// contingency (seed 003 §4.1.1, §5.2.3), everyone once the battle has ended.
+    pub fn army_strategy_visible_to(&self, viewer: &Viewer, army: &crate::coalition::army::ArmySpec) -> bool {
+        viewer.is_judge()
+            || self.ended()
+            || viewer.is_player(&army.controller)
+            || army.contingency.as_deref().is_some_and(|player| viewer.is_player(player))
+    }
+}
+
+/// Put [`HIDDEN`](crate::viewer::HIDDEN) at `key` of the object at `pointer`, present or not: a
+/// formula left out while it is the default must not show that it is.
+fn conceal(data: &mut Value, pointer: &str, key: &str) {
+    if let Some(object) = data.pointer_mut(pointer).and_then(Value::as_object_mut) {
+        object.insert(key.to_string(), Value::String(crate::viewer::HIDDEN.into()));
+    }
+}
+
+/// Hide the size bonuses and modified totals of a resolution, and the reason quoting them.
+fn hide_resolution_numbers(data: &mut Value) {
+    for side in ["a", "b"] {
+        hide(data, &["bonuses", side, "size"]);
+        if let Some(dice) = data.pointer_mut(&format!("/dice/{side}")).and_then(Value::as_array_mut) {
+            dice.iter_mut().for_each(|die| hide(die, &["total"]));
+        }
+    }
+    if let Some(rounds) = data.pointer_mut("/tie_break/roll_off").and_then(Value::as_array_mut) {
+        for round in rounds {
+            hide(round, &["a", "total"]);
+            hide(round, &["b", "total"]);
+        }
+    }
+    let tie_rule = data.pointer("/tie_break/rule").and_then(Value::as_str).map(str::to_string);
+    if let Some(rule) = tie_rule {
+        let pairs = |side: &str| data.pointer(&format!("/pairs_won/{side}")).and_then(Value::as_u64).unwrap_or(0);
+        let reason = tied_reason(pairs("a"), pairs("b"), &rule);
+        data["decided_by"] = Value::String(reason.clone());
+        data["tie_break"]["decided_by"] = Value::String(reason);
     }
 }
 
@@ -38,8 +81,16 @@ pub fn redact_battle_event(data: &mut Value, battle: &BattleState, viewer: &View
                 Some("a") => SideId::A,
                 _ => SideId::B,
             };
-            if !battle.strategy_visible_to(viewer, side) {
+            let army = match data.get("army").and_then(Value::as_str) {
+                Some(name) => battle.army_named(name),
+                None => battle.army(side),
+            };
+            let visible = army.map_or(battle.ended(), |army| battle.army_strategy_visible_to(viewer, army));
+            if !visible {
                 hide(data, &["strategy"]);
+                // Present or not: that no attempt was declared is sealed too.
+                conceal(data, "", "attempt");
+                conceal(data, "", "departure");
             }
         }
         // Strategy bonuses are the judge's until the battle is resolved (docs/API.md "Hidden
@@ -48,27 +99,17 @@ pub fn redact_battle_event(data: &mut Value, battle: &BattleState, viewer: &View
             hide(data, &["bonus"]);
             hide(data, &["note"]);
         }
-        Some("coalition.BattleCreated") => hide(data, &["options", "size_formula"]),
-        Some("coalition.BattleResolved") => {
-            for side in ["a", "b"] {
-                hide(data, &["bonuses", side, "size"]);
-                if let Some(dice) = data.pointer_mut(&format!("/dice/{side}")).and_then(Value::as_array_mut) {
-                    dice.iter_mut().for_each(|die| hide(die, &["total"]));
-                }
-            }
-            if let Some(rounds) = data.pointer_mut("/tie_break/roll_off").and_then(Value::as_array_mut) {
-                for round in rounds {
-                    hide(round, &["a", "total"]);
-                    hide(round, &["b", "total"]);
-                }
-            }
-            let tie_rule = data.pointer("/tie_break/rule").and_then(Value::as_str).map(str::to_string);
-            if let Some(rule) = tie_rule {
-                let pairs =
-                    |side: &str| data.pointer(&format!("/pairs_won/{side}")).and_then(Value::as_u64).unwrap_or(0);
-                let reason = tied_reason(pairs("a"), pairs("b"), &rule);
-                data["decided_by"] = Value::String(reason.clone());
-                data["tie_break"]["decided_by"] = Value::String(reason);
+        Some("coalition.BattleCreated") => {
+            hide(data, &["options", "size_formula"]);
+            conceal(data, "/options", "kill_formula");
+            conceal(data, "/options", "joint_formula");
+        }
+        Some("coalition.FormulasSet") => hide(data, &["options"]),
+        Some("coalition.BattleResolved" | "coalition.JointBattleResolved") => hide_resolution_numbers(data),
+        Some("coalition.KillAttempted" | "coalition.CaptureAttempted") => {
+            for roll in ["attacker_roll", "target_roll"] {
+                hide(data, &[roll, "modifier"]);
+                hide(data, &[roll, "total"]);
             }
         }
         _ => {}

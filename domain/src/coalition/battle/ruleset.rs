@@ -7,8 +7,8 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::{
-    command::Engagement, redact::redact_battle_event, view::BattleView, BattleCommand, BattleOptions, BattleState,
-    CoalitionBattle, SideId, Sides,
+    command::Engagement, joint::PartnerArmy, redact::redact_battle_event, view::BattleView, BattleCommand,
+    BattleOptions, BattleState, CoalitionBattle, SideId, Sides,
 };
 use crate::{
     coalition::army::ArmySpec,
@@ -34,8 +34,14 @@ use crate::{
 }))]
 #[serde(deny_unknown_fields)]
 pub struct CoalitionBattleSetup {
-    /// The two armies.
+    /// The two armies (each side's first army).
     pub armies: Sides<ArmySpec>,
+    /// A second army on a side, for a 2v1 or 2v2 battle (seed 003 §4.4).
+    #[serde(default)]
+    pub partners: Vec<PartnerArmy>,
+    /// The weather posted with the battle (seed 003 §4.1.2.5).
+    #[serde(default)]
+    pub weather: Option<String>,
     /// Who attacks whom (seed 003 §4.1.2.3).
     pub engagement: Engagement,
     /// Terrain of the square (seed 003 §4.1.2.4).
@@ -55,6 +61,9 @@ impl Ruleset for CoalitionBattle {
     const SOURCE: &'static str = "seed 003 §4.1–4.3";
     const DOCS: &'static str = "docs/rulesets/coalition-battle.md";
     const CODE_PREFIX: &'static str = "coalition.battle";
+    /// A sanction's losses come from the campaign's `coalition.SanctionImposed`, relayed by the
+    /// service (seed 003 §5.4.1).
+    const SERVICE_COMMANDS: &'static [&'static str] = &["create_battle", "reveal_seed", "apply_sanction"];
 
     type Setup = CoalitionBattleSetup;
     type View = BattleView;
@@ -62,6 +71,8 @@ impl Ruleset for CoalitionBattle {
     fn set_up(setup: CoalitionBattleSetup, seed_commitment: String) -> BattleCommand {
         BattleCommand::CreateBattle {
             armies: setup.armies,
+            partners: setup.partners,
+            weather: setup.weather,
             engagement: setup.engagement,
             terrain: setup.terrain,
             strategy_deadline: setup.strategy_deadline,

@@ -4,9 +4,11 @@ use crate::{
     coalition::{
         army::ArmySpec,
         battle::{
+            attempt::{AttemptKind, AttemptOutcome, AttemptResolved},
             command::Engagement,
             event::{BattleEvent, Casualties, PairWinner, SideBonuses, TieBreak},
-            state::BattleStatus,
+            joint::Departure,
+            state::{BattleStatus, PartnerState},
             BattleState, CoalitionBattle, SideId, Sides, TieRule,
         },
     },
@@ -37,6 +39,10 @@ pub struct BattleView {
     pub engagement: Option<Engagement>,
     /// Terrain of the square.
     pub terrain: Option<String>,
+    /// The weather posted with the battle (seed 003 §4.1.2.5).
+    pub weather: Option<String>,
+    /// Whether two armies fight on a side (seed 003 §4.4).
+    pub joint: bool,
     /// Strategies must arrive before this time.
     pub strategy_deadline: Option<DateTime<Utc>>,
     /// The tie rule in force.
@@ -53,6 +59,8 @@ pub struct BattleView {
     pub result: Option<ResultView>,
     /// Sides killed on engagement (seed 003 §4.3.1).
     pub killed: Vec<SideId>,
+    /// Kill and capture attempts settled (seed 003 §4.3, §4.5).
+    pub attempts: Vec<AttemptView>,
     /// The winner, once decided.
     pub winner: Option<SideId>,
     /// What this reader is not shown, in words.
@@ -80,6 +88,72 @@ pub struct SideView {
     pub color_bonus: Option<u8>,
     /// Casualties applied.
     pub casualties: Option<Casualties>,
+    /// The side's own strategy deadline, when a sanction extended it (seed 003 §5.4.1).
+    pub deadline: Option<DateTime<Utc>>,
+    /// The side's second army in a 2v1 or 2v2 battle (seed 003 §4.4).
+    pub partner: Option<PartnerView>,
+}
+
+/// A side's second army as the reader may see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PartnerView {
+    /// The army as it entered.
+    pub army: ArmySpec,
+    /// Troops per slot after casualties.
+    pub troops_after: Option<Vec<u32>>,
+    /// Whether a strategy has been submitted for it.
+    pub strategy_submitted: bool,
+    /// The strategy text, when this reader may read it.
+    pub strategy: Option<String>,
+    /// Casualties applied.
+    pub casualties: Option<Casualties>,
+}
+
+/// A kill or capture attempt as the reader may see it (the formula's modifiers and totals are
+/// the judge's, seed 003 §4.3.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AttemptView {
+    /// Kill or capture.
+    pub kind: AttemptKind,
+    /// The attacking army.
+    pub army: String,
+    /// The army aimed at.
+    pub target: String,
+    /// How it ended.
+    pub outcome: AttemptOutcome,
+    /// Why.
+    pub reason: String,
+    /// Troops risked per slot.
+    pub risked: Vec<u32>,
+    /// Risked troops killed per slot.
+    pub risked_lost: Vec<u32>,
+    /// The pair of rolls as drawn: the attacker's die, then the target's.
+    pub dice: Vec<Draw>,
+    /// The totals of the pair, attacker's then target's (judges only).
+    pub totals: Option<Vec<u32>>,
+    /// The die that could spare the risked troops.
+    pub spare: Option<Draw>,
+    /// A Raider that keeps its squad (seed 003 §6.3.2).
+    pub hellbent: bool,
+}
+
+impl AttemptView {
+    fn new(attempt: &AttemptResolved, judge: bool) -> Self {
+        let rolls: Vec<_> = attempt.attacker_roll.iter().chain(attempt.target_roll.iter()).collect();
+        Self {
+            kind: attempt.kind,
+            army: attempt.army.clone(),
+            target: attempt.target.clone(),
+            outcome: attempt.outcome,
+            reason: attempt.reason.clone(),
+            risked: attempt.risked.clone(),
+            risked_lost: attempt.risked_lost.clone(),
+            dice: rolls.iter().map(|roll| roll.draw.clone()).collect(),
+            totals: judge.then(|| rolls.iter().map(|roll| roll.total).collect()),
+            spare: attempt.spare.clone(),
+            hellbent: attempt.hellbent,
+        }
+    }
 }
 
 /// How a tie in pairs won was broken, as the reader may see it.
@@ -112,6 +186,12 @@ pub struct ResultView {
     pub decided_by: String,
     /// A side that ran away.
     pub running_away: Option<SideId>,
+    /// Sides that fought with one army because the other sent no strategy (seed 003 §4.4).
+    pub alone: Vec<SideId>,
+    /// Stratless partners that did not take part (seed 003 §4.4).
+    pub withdrawn: Vec<String>,
+    /// The winning pair's named departure (seed 003 §4.4).
+    pub departure: Option<Departure>,
 }
 
 impl BattleView {
@@ -124,6 +204,7 @@ impl BattleView {
         let mut hidden = Vec::new();
         if !judge {
             hidden.push("size bonus, size formula and modified dice totals (seed 003 §4.2.2)".to_string());
+            hidden.push("kill, capture and joint formulas and the modifiers of a kill's or capture's pair of rolls (seed 003 §4.3.3, §4.4)".to_string());
         }
         if state.revealed_seed.is_none() {
             hidden.push("server seed (sealed until revealed or the battle ends)".to_string());
@@ -145,6 +226,8 @@ impl BattleView {
             status: state.status,
             engagement: state.engagement,
             terrain: state.terrain.clone(),
+            weather: state.weather.clone(),
+            joint: state.is_joint(),
             strategy_deadline: state.strategy_deadline,
             tie_rule: state.options.tie_rule,
             seed_commitment: state.seed_commitment.clone(),
@@ -153,6 +236,7 @@ impl BattleView {
             sides,
             result: resolved.map(|r| r.into_view(judge)),
             killed: state.killed.clone(),
+            attempts: state.attempts.iter().map(|attempt| AttemptView::new(attempt, judge)).collect(),
             winner: state.winner,
             hidden,
         }
@@ -169,10 +253,26 @@ struct Resolution {
     tie_break: Option<TieBreak>,
     decided_by: String,
     running_away: Option<SideId>,
+    alone: Vec<SideId>,
+    withdrawn: Vec<String>,
+    departure: Option<Departure>,
 }
 
 fn resolution(state: &BattleState) -> Option<Resolution> {
     match state.resolution.as_ref()? {
+        BattleEvent::JointBattleResolved(joint) => Some(Resolution {
+            bonuses: joint.bonuses.clone(),
+            stratless: joint.stratless.clone(),
+            dice: joint.dice.clone(),
+            pairs: joint.pairs.clone(),
+            pairs_won: joint.pairs_won.clone(),
+            tie_break: joint.tie_break.clone(),
+            decided_by: joint.decided_by.clone(),
+            running_away: joint.running_away,
+            alone: joint.alone.clone(),
+            withdrawn: joint.withdrawn.clone(),
+            departure: joint.departure.clone(),
+        }),
         BattleEvent::BattleResolved {
             bonuses,
             stratless,
@@ -192,6 +292,9 @@ fn resolution(state: &BattleState) -> Option<Resolution> {
             tie_break: tie_break.clone(),
             decided_by: decided_by.clone(),
             running_away: *running_away,
+            alone: Vec::new(),
+            withdrawn: Vec::new(),
+            departure: None,
         }),
         _ => None,
     }
@@ -220,6 +323,9 @@ impl Resolution {
             }),
             decided_by,
             running_away: self.running_away,
+            alone: self.alone,
+            withdrawn: self.withdrawn,
+            departure: self.departure,
         }
     }
 }
@@ -233,7 +339,7 @@ fn side_view(
 ) -> SideView {
     let side_state = state.sides.get(side);
     let judge = viewer.is_judge();
-    let strategy = side_state.strategy.as_ref();
+    let strategy = side_state.counting_strategy();
     let casualties = side_state.casualties.clone();
     let troops_after = match (&side_state.army, &casualties) {
         (Some(army), Some(casualties)) => Some(
@@ -260,5 +366,26 @@ fn side_view(
         size_bonus: bonuses.filter(|_| judge).map(|b| b.get(side).size),
         color_bonus: bonuses.map(|b| b.get(side).color),
         casualties,
+        deadline: side_state.deadline,
+        partner: side_state.partner.as_ref().map(|partner| partner_view(current, partner, viewer)),
+    }
+}
+
+fn partner_view(current: &BattleState, partner: &PartnerState, viewer: &Viewer) -> PartnerView {
+    let strategy = partner.strategies.counting();
+    PartnerView {
+        army: partner.army.clone(),
+        troops_after: partner.casualties.as_ref().map(|casualties| {
+            partner
+                .army
+                .slots
+                .iter()
+                .enumerate()
+                .map(|(i, slot)| slot.troops.saturating_sub(casualties.losses.get(i).copied().unwrap_or(0)))
+                .collect()
+        }),
+        strategy_submitted: strategy.is_some(),
+        strategy: strategy.filter(|_| current.army_strategy_visible_to(viewer, &partner.army)).map(|s| s.text.clone()),
+        casualties: partner.casualties.clone(),
     }
 }

@@ -1,35 +1,50 @@
 //! Adjudicating a locked turn (seed 003 §3.1): apply last turn's battle results and separate
-//! the armies, carry out the moves, count days, announce the new battles.
+//! the armies, carry out the moves by the control list at the lock, count days, roll for
+//! raiders, announce the new battles, and enforce what must be legal again after a turn.
+//!
+//! Order: 1. last turn's battles (`results`); 2. movement with the orders that count (§3.3.6,
+//! §5.4.2: control at the lock; reprimands for orders for armies their posters never controlled,
+//! §5.4.1; the raider edit, §6.3.2); 2b. transfers (§3.2.4); 2c. raiders that disband and the
+//! spawn die (§6.3.2, only in rounds with mercenaries); 3. days, conversions and Town Defender
+//! healing (§1.5, §4.5, §6.1.2); 4. the new battles with their weather (§3.1, §4.1.2.5); 5. the
+//! end of emergency authority and of illegal control accepted for a turn (§5.2.2.2).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use sha2::{Digest, Sha256};
-
 use super::{
+    announce::{announce, fought_again},
+    capture::conversion_days,
     command::BattleResult,
-    decide::require_judge,
-    event::{ArmyLosses, CampaignEvent},
+    control::decide::end_of_turn,
+    event::CampaignEvent,
+    judges::{self, Office},
+    mercenaries::{abilities::heal_town_defenders, spawn, RaiderDisbanded},
+    results::{apply_result, Fights},
+    sanctions::PlayerReprimanded,
     state::{CampaignState, PendingTransfer, TurnPhase},
     transfers,
 };
 use crate::{
     coalition::{
-        army::{Army, Team},
+        army::Army,
         days::{army_destruction_victory, count_turn, ArmyTurn, DaysEvent, Fight},
         map::Square,
-        movement::{adjudicate as adjudicate_movement, ArmyPosition, Attack, EngagedSide, EngagementReport},
-        orders::{select_orders, ControlList, Order, PostedOrder},
+        movement::{adjudicate as adjudicate_movement, ArmyPosition},
+        orders::{select::IgnoreReason, select_orders, ControlList, Order, PostedOrder},
+        setup::MercenaryFaction,
     },
     Context, RuleError,
 };
+
+pub use super::announce::battle_stream;
 
 fn refuse(code: &str, message: impl Into<String>, rule: &str) -> RuleError {
     RuleError::new(format!("coalition.campaign.{code}"), message, rule)
 }
 
-/// What each army went through this turn before day counting.
-struct Fights {
-    fights: BTreeMap<String, (Fight, Vec<u32>)>,
+fn emit(working: &mut CampaignState, events: &mut Vec<CampaignEvent>, event: CampaignEvent) {
+    working.apply(&event);
+    events.push(event);
 }
 
 /// Adjudicate the locked turn.
@@ -38,22 +53,19 @@ pub fn adjudicate(
     results: &[BattleResult],
     ctx: &mut Context,
 ) -> Result<Vec<CampaignEvent>, RuleError> {
-    require_judge(ctx, "adjudicate a turn")?;
+    judges::require(state, ctx, &[Office::Movement], "adjudicate a turn")?;
     let TurnPhase::Locked { deadline } = state.phase else {
         return Err(refuse("turn_not_locked", "lock the turn before adjudicating it", "seed 003 §3.1"));
     };
     let mut working = state.clone();
     let mut events = Vec::new();
-    let emit = |working: &mut CampaignState, event: CampaignEvent, events: &mut Vec<CampaignEvent>| {
-        working.apply(&event);
-        events.push(event);
-    };
 
-    // 1. Last turn's battles: casualties, kills, and the loser moved off (seed 003 §3.1, §4.2.5).
+    // 1. Last turn's battles: casualties, kills, captures and who leaves the square (seed 003
+    // §3.1, §4.2.5, §4.3–4.5).
     let starts: BTreeMap<String, Square> = state.armies.iter().map(|(n, a)| (n.clone(), a.square)).collect();
     let fought: BTreeSet<String> =
         state.battles.values().filter(|b| !b.applied).flat_map(|b| b.armies.iter().cloned()).collect();
-    let mut fights = Fights { fights: BTreeMap::new() };
+    let mut fights = Fights::new();
     if let Some(stray) = results.iter().find(|r| state.battles.get(&r.battle).is_none_or(|link| link.applied)) {
         return Err(refuse(
             "unknown_battle",
@@ -70,32 +82,37 @@ pub fn adjudicate(
         if let Some(side) = result.sides.iter().find(|side| !link.armies.contains(&side.army)) {
             return Err(refuse("not_in_battle", format!("{} did not fight in {battle}", side.army), "seed 003 §4.4"));
         }
-        for event in apply_result(&working, result, &mut fights, ctx)? {
-            emit(&mut working, event, &mut events);
-        }
+        apply_result(&mut working, result, &mut fights, ctx, &mut events)?;
         // Troops sent to an army attacked the turn they were sent arrive now (seed 003 §3.2.4.3.2).
         let waiting: Vec<PendingTransfer> = working.transfers.iter().filter(|t| &t.battle == battle).cloned().collect();
         for pending in &waiting {
             let delivered = transfers::deliver(&working, pending);
-            emit(&mut working, delivered, &mut events);
+            emit(&mut working, &mut events, delivered);
         }
     }
-    for event in destruction_victory(&working) {
-        emit(&mut working, event, &mut events);
-    }
-    if working.victory.is_some() {
+    if let Some(victory) = destruction_victory(&working) {
         // The round is over (seed 003 §1.7.3): nothing moves and no battle is announced after it.
+        emit(&mut working, &mut events, victory);
         let next_word = ctx.dice.next_word();
-        emit(&mut working, CampaignEvent::TurnAdjudicated { turn: state.turn, next_word }, &mut events);
+        emit(&mut working, &mut events, CampaignEvent::TurnAdjudicated { turn: state.turn, next_word });
         return Ok(events);
     }
 
-    // 2. Movement (seed 003 §3.2–3.3): the orders that count, plus long moves under way.
-    let controllers: ControlList = working.armies.iter().map(|(n, a)| (n.clone(), a.controllers.clone())).collect();
+    // 2. Movement (seed 003 §3.2–3.3): the orders that count by the control list at the lock
+    // (§5.4.2), plus long moves under way and the raider edit (§6.3.2).
+    let controllers: ControlList = working
+        .control
+        .at_lock
+        .clone()
+        .unwrap_or_else(|| working.armies.iter().map(|(n, a)| (n.clone(), a.controllers.clone())).collect());
     let living_orders: Vec<PostedOrder> =
         working.orders.iter().filter(|order| working.armies.contains_key(&order.army)).cloned().collect();
     let selection = select_orders(&living_orders, &controllers, deadline);
     let mut effective = selection.effective.clone();
+    if let Some(edit) = working.raider_edit.clone().filter(|edit| working.armies.contains_key(&edit.army)) {
+        effective.retain(|order| order.army != edit.army);
+        effective.push(edit);
+    }
     for (name, army) in &working.armies {
         let ordered = effective.iter().any(|order| &order.army == name);
         if !ordered && !army.long_move.is_empty() && !selection.stalled.contains(name) {
@@ -115,6 +132,17 @@ pub fn adjudicate(
         .collect();
     let movement = adjudicate_movement(&working.map, &positions, &effective, &mut ctx.dice)?;
     let mut engagements = movement.engagements.clone();
+    let reprimands: Vec<PlayerReprimanded> = selection
+        .ignored
+        .iter()
+        .filter(|ignored| ignored.reason == IgnoreReason::NotController && ignored.order.uncontrolled)
+        .map(|ignored| PlayerReprimanded {
+            player: ignored.order.posted_by.clone(),
+            army: ignored.order.army.clone(),
+            reason: format!("posted an order for {}, which they did not control at the lock", ignored.order.army),
+            rule: "seed 003 §5.4.1".into(),
+        })
+        .collect();
     let moved = CampaignEvent::MovementAdjudicated {
         turn: state.turn,
         ignored: selection.ignored,
@@ -123,7 +151,10 @@ pub fn adjudicate(
         long_moves: movement.long_moves,
         draws: movement.draws,
     };
-    emit(&mut working, moved, &mut events);
+    emit(&mut working, &mut events, moved);
+    for reprimand in reprimands {
+        emit(&mut working, &mut events, CampaignEvent::PlayerReprimanded(reprimand));
+    }
     engagements.extend(fought_again(&working, &engagements));
 
     // 2b. Transfers (seed 003 §2.3.3, §3.2.4): the sender loses the troops in this update, before
@@ -135,7 +166,7 @@ pub fn adjudicate(
         .flat_map(|(battle, link)| link.armies.iter().map(move |army| (army.clone(), battle.clone())))
         .collect();
     let won: BTreeSet<String> =
-        fights.fights.iter().filter(|(_, (fight, _))| *fight == Fight::Won).map(|(army, _)| army.clone()).collect();
+        fights.iter().filter(|(_, (fight, _))| *fight == Fight::Won).map(|(army, _)| army.clone()).collect();
     let facts = transfers::TurnFacts {
         campaign: &ctx.stream,
         turn: state.turn,
@@ -146,19 +177,41 @@ pub fn adjudicate(
     for order in &effective {
         if let Order::Transfer { to, at, troops } = &order.order {
             for event in transfers::carry_out(&working, &facts, &order.army, (to, *at, troops)) {
-                emit(&mut working, event, &mut events);
+                emit(&mut working, &mut events, event);
             }
         }
     }
 
-    // 3. Days, healing, sieges and the end game (seed 003 §1.5, §1.7, §2.3).
-    let engaged: BTreeSet<&String> =
-        engagements.iter().flat_map(|e| e.sides.iter().flat_map(|s| s.armies.iter())).collect();
+    // 2c. Raiders (seed 003 §6.3.2): those ordered to disband leave the map; then the spawn die.
+    let engaged: BTreeSet<String> =
+        engagements.iter().flat_map(|e| e.sides.iter().flat_map(|s| s.armies.iter().cloned())).collect();
+    for order in effective.iter().filter(|order| matches!(order.order, Order::Disband)) {
+        let raider = working.mercenaries.get(&order.army).is_some_and(|m| m.faction == MercenaryFaction::Raider);
+        let square = working.armies.get(&order.army).map(|a| a.square);
+        if let (true, Some(square), false, false) =
+            (raider, square, fought.contains(&order.army), engaged.contains(&order.army))
+        {
+            emit(
+                &mut working,
+                &mut events,
+                CampaignEvent::RaiderDisbanded(RaiderDisbanded { army: order.army.clone(), square }),
+            );
+        }
+    }
+    if !working.mercenaries.is_empty() {
+        let occupied: BTreeSet<Square> = working.armies.values().map(|a| a.square).collect();
+        let rolled = spawn::roll(&working, &occupied, &mut ctx.dice)?;
+        emit(&mut working, &mut events, CampaignEvent::RaiderSpawnRolled(rolled));
+    }
+
+    // 3. Days, healing, sieges and the end game (seed 003 §1.5, §1.7, §2.3); conversions (§4.5);
+    // Town Defenders at home (§6.1.2). Partially converted armies count conversion days instead.
     let turns: Vec<(Army, ArmyTurn)> = working
         .armies
         .iter()
+        .filter(|(name, _)| !working.conversions.contains_key(*name))
         .map(|(name, army)| {
-            let (fight, losses) = match fights.fights.get(name) {
+            let (fight, losses) = match fights.get(name) {
                 Some((fight, losses)) => (*fight, losses.clone()),
                 None if engaged.contains(name) => (Fight::Undecided, Vec::new()),
                 None => (Fight::NotAttacked, Vec::new()),
@@ -169,18 +222,30 @@ pub fn adjudicate(
         .collect();
     let days = count_turn(&working.days, &working.map, turns.iter().map(|(army, turn)| (army, turn)));
     for event in days.events {
-        emit(&mut working, CampaignEvent::Days(event), &mut events);
+        emit(&mut working, &mut events, CampaignEvent::Days(event));
+    }
+    for event in conversion_days(&working, &fights, &engaged) {
+        emit(&mut working, &mut events, event);
+    }
+    for healed in heal_town_defenders(&working, &starts, &fights) {
+        emit(&mut working, &mut events, CampaignEvent::TownDefenderHealed(healed));
     }
 
     // 4. The new battles (seed 003 §3.1 "announce which armies are engaged", §4.1.2.3).
     // Not once the round is won (seed 003 §1.7.2): those battles would never be fought.
     let engagements = if working.victory.is_some() { Vec::new() } else { engagements };
     for engagement in &engagements {
-        let announced = announce(&ctx.stream, state.turn, engagement);
-        emit(&mut working, announced, &mut events);
+        for event in announce(&working, engagement, ctx)? {
+            emit(&mut working, &mut events, event);
+        }
+    }
+
+    // 5. What had one turn to become legal again (seed 003 §5.2.2.2).
+    for event in end_of_turn(&working, state.turn, ctx.recorded_at) {
+        emit(&mut working, &mut events, event);
     }
     let next_word = ctx.dice.next_word();
-    emit(&mut working, CampaignEvent::TurnAdjudicated { turn: state.turn, next_word }, &mut events);
+    emit(&mut working, &mut events, CampaignEvent::TurnAdjudicated { turn: state.turn, next_word });
     Ok(events)
 }
 
@@ -193,164 +258,16 @@ fn continued_long_move(army: &str, legs: Vec<crate::coalition::orders::Leg>, ctx
         post: "~long-move".into(),
         line: 0,
         private: false,
+        uncontrolled: false,
     }
 }
 
-/// Casualties, kills and the loser's move for one battle.
-fn apply_result(
-    state: &CampaignState,
-    result: &BattleResult,
-    fights: &mut Fights,
-    ctx: &mut Context,
-) -> Result<Vec<CampaignEvent>, RuleError> {
-    let winners: Vec<String> =
-        result.sides.iter().filter(|s| Some(s.side) == result.winner).map(|s| s.army.clone()).collect();
-    let mut events = vec![CampaignEvent::BattleResultApplied {
-        battle: result.battle.clone(),
-        winners: winners.clone(),
-        losses: result.sides.iter().map(|s| ArmyLosses { army: s.army.clone(), losses: s.losses.clone() }).collect(),
-    }];
-    let mut occupied: BTreeSet<Square> = state.armies.values().map(|a| a.square).collect();
-    let mut retreats: Vec<(Vec<&str>, Square)> = Vec::new();
-    let mut staying: Vec<&str> = Vec::new();
-    for side in &result.sides {
-        let won = winners.contains(&side.army);
-        fights.fights.insert(side.army.clone(), (if won { Fight::Won } else { Fight::Lost }, side.losses.clone()));
-        let Some(army) = state.armies.get(&side.army) else { continue };
-        if side.killed {
-            events.push(CampaignEvent::ArmyKilled {
-                army: side.army.clone(),
-                battle: result.battle.clone(),
-                rule: "seed 003 §4.3.1".into(),
-            });
-            continue;
-        }
-        if result.winner.is_none() {
-            continue;
-        }
-        if won {
-            staying.push(&side.army);
-        } else {
-            retreats.push((vec![side.army.as_str()], army.square));
-        }
-    }
-    // Two winners may not stay together: one of them leaves, and its retreat is decided before
-    // the losers' (seed 003 §4.4, §3.3.1). No strategy names it here, so the die picks it.
-    if let Some(square) = staying.first().and_then(|army| state.armies.get(*army)).map(|a| a.square) {
-        if staying.len() > 1 {
-            retreats.insert(0, (staying, square));
-        }
-    }
-    for (armies, from) in retreats {
-        let bumped = bump(state, &armies, from, &occupied, ctx)?;
-        if let CampaignEvent::ArmyBumped { to, .. } = &bumped {
-            occupied.insert(*to);
-        }
-        events.push(bumped);
-    }
-    Ok(events)
-}
-
-/// One of `armies` (one loser, or the two winners of a joint engagement of whom one must leave)
-/// goes to a random empty square of the 8 around the battle; if all are occupied it is pushed
-/// into one holding an enemy (or any, if none does) and fights again (seed 003 §4.2.5, §4.4).
-/// With several armies one die picks the army and the square together, so the event records both.
-fn bump(
-    state: &CampaignState,
-    armies: &[&str],
-    from: Square,
-    occupied: &BTreeSet<Square>,
-    ctx: &mut Context,
-) -> Result<CampaignEvent, RuleError> {
-    let first = armies.first().copied().unwrap_or_default();
-    let around = from.surrounding(state.map.bounds);
-    let empty: Vec<Square> = around.iter().copied().filter(|s| !occupied.contains(s)).collect();
-    let team = state.armies.get(first).map(|a| a.army.team);
-    let (candidates, pushed) = if empty.is_empty() {
-        let enemy_held: Vec<Square> = around
-            .iter()
-            .copied()
-            .filter(|s| state.armies.values().any(|a| a.square == *s && Some(a.army.team) != team))
-            .collect();
-        (if enemy_held.is_empty() { around } else { enemy_held }, true)
-    } else {
-        (empty, false)
-    };
-    let squares = u32::try_from(candidates.len()).unwrap_or(u32::MAX);
-    let count = squares.saturating_mul(u32::try_from(armies.len()).unwrap_or(u32::MAX));
-    if count == 0 {
-        return Ok(CampaignEvent::ArmyBumped { army: first.into(), from, to: from, pushed: false, draw: None });
-    }
-    let purpose = match armies {
-        [army] => format!("bump {army} from {from}"),
-        _ => format!("bump one of {} from {from} ({} armies × {squares} squares)", armies.join(", "), armies.len()),
-    };
-    let draw = ctx.dice.roll(count, purpose)?;
-    let index = draw.value.saturating_sub(1);
-    let army = usize::try_from(index / squares).ok().and_then(|i| armies.get(i)).copied().unwrap_or(first);
-    let square = usize::try_from(index % squares).unwrap_or(0);
-    let to = candidates.get(square).copied().unwrap_or(from);
-    Ok(CampaignEvent::ArmyBumped { army: army.into(), from, to, pushed, draw: Some(draw) })
-}
-
-/// Squares where enemies end the movement together but movement reported no engagement: it
-/// leaves out squares whose armies all fought last turn, taking their battle to be under way. Here
-/// every one of last turn's battles has just been applied, so enemies still sharing a square — a
-/// loser pushed into an enemy that fought too (seed 003 §4.2.5) — fight again: "if two enemy
-/// armies end up in the same square for any reason, they will battle" (§3.3.1). Both were there
-/// before the moves, so the battle has no attacker (§4.1.2.3).
-fn fought_again(working: &CampaignState, reported: &[EngagementReport]) -> Vec<EngagementReport> {
-    let order = |team: Team| match team {
-        Team::Phyrexia => 0u8,
-        Team::Coalition => 1,
-        Team::Mercenary => 2,
-    };
-    let mut squares: BTreeMap<Square, BTreeMap<u8, EngagedSide>> = BTreeMap::new();
-    for (name, army) in &working.armies {
-        let team = army.army.team;
-        let side = squares.entry(army.square).or_default().entry(order(team));
-        side.or_insert_with(|| EngagedSide { team, armies: Vec::new() }).armies.push(name.clone());
-    }
-    squares
-        .into_iter()
-        .filter(|(square, sides)| sides.len() > 1 && !reported.iter().any(|e| e.square == *square))
-        .map(|(square, sides)| EngagementReport {
-            square,
-            sides: sides.into_values().collect(),
-            attack: Attack::NoAttacker,
-            joint: false,
-        })
-        .collect()
-}
-
-fn destruction_victory(state: &CampaignState) -> Vec<CampaignEvent> {
+/// The victory of seed 003 §1.7.3: a side that has lost all its armies ranked Captain/Evincar or
+/// higher — one that had some, so a small round whose side never had one is not won at once.
+fn destruction_victory(state: &CampaignState) -> Option<CampaignEvent> {
     if state.victory.is_some() {
-        return Vec::new();
+        return None;
     }
-    army_destruction_victory(state.armies.values().map(|a| &a.army))
+    army_destruction_victory(state.armies.values().map(|a| &a.army), &state.commanded)
         .map(|victory| CampaignEvent::Days(DaysEvent::RoundWon { victory }))
-        .into_iter()
-        .collect()
-}
-
-/// The battle stream of an engagement, derived from the campaign, the turn and the square so a
-/// replay names it the same way: `battle-` and a UUID-shaped SHA-256 prefix.
-pub fn battle_stream(campaign: &str, turn: u32, square: Square) -> String {
-    let digest = Sha256::digest(format!("{campaign}/turn/{turn}/{square}").as_bytes());
-    let hex = hex::encode(&digest[..16]);
-    format!("battle-{}-{}-8{}-{}-{}", &hex[..8], &hex[8..12], &hex[13..16], &hex[16..20], &hex[20..32])
-}
-
-fn announce(campaign: &str, turn: u32, engagement: &EngagementReport) -> CampaignEvent {
-    let automatic =
-        !engagement.joint && engagement.sides.len() == 2 && engagement.sides.iter().all(|s| s.armies.len() == 1);
-    CampaignEvent::BattleAnnounced {
-        battle: battle_stream(campaign, turn, engagement.square),
-        turn,
-        square: engagement.square,
-        sides: engagement.sides.clone(),
-        attack: engagement.attack.clone(),
-        joint: engagement.joint,
-        automatic,
-    }
 }

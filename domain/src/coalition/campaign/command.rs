@@ -4,11 +4,13 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::{judges::Appointment, mercenaries::MercenaryEntry, voting::VoteSystem};
 use crate::coalition::{
-    army::{Army, TroopLine},
-    battle::SideId,
+    army::{Army, Team, TroopLine},
+    battle::{Departure, SideId},
     map::{Map, Square},
     orders::Order,
+    rank::Rank,
     setup::Player,
 };
 
@@ -50,11 +52,19 @@ pub struct CampaignOptions {
     pub enforce_army_counts: bool,
     /// Check the full site set (5 portals, 7 bases, 3 towns, seed 003 §2.5.1); off for small maps.
     pub enforce_site_counts: bool,
+    /// Roll each battle's weather on the documented table when it is announced (seed 003
+    /// §4.1.2.5); off, the Battle Judge posts it in the battle.
+    #[serde(skip_serializing_if = "is_true")]
+    pub roll_weather: bool,
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 impl Default for CampaignOptions {
     fn default() -> Self {
-        Self { battle_deadline_hours: 72, enforce_army_counts: true, enforce_site_counts: true }
+        Self { battle_deadline_hours: 72, enforce_army_counts: true, enforce_site_counts: true, roll_weather: true }
     }
 }
 
@@ -67,8 +77,14 @@ pub struct BattleSideResult {
     pub side: SideId,
     /// Troops lost per troop line.
     pub losses: Vec<u32>,
-    /// Killed under seed 003 §4.3.1.
+    /// Killed: under seed 003 §4.3.1, or by a kill attempt (§4.3.3).
     pub killed: bool,
+    /// Killed by a kill attempt (seed 003 §4.3.3) rather than for having no troops (§4.3.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub killed_by_attempt: bool,
+    /// Captured by this army (seed 003 §4.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured_by: Option<String>,
 }
 
 /// A resolved battle's result, read from its stream by the service.
@@ -80,6 +96,13 @@ pub struct BattleResult {
     pub winner: Option<SideId>,
     /// Each army's part.
     pub sides: Vec<BattleSideResult>,
+    /// Which army of a winning pair leaves the square, and where, as its strategy named it
+    /// (seed 003 §4.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub departure: Option<Departure>,
+    /// Stratless partners that did not take part and leave the area (seed 003 §4.4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawn: Vec<String>,
 }
 
 /// A command to a campaign stream.
@@ -101,13 +124,178 @@ pub enum CampaignCommand {
         options: CampaignOptions,
         /// `sha256(root seed)`, filled in by the service.
         seed_commitment: String,
+        /// The mercenaries, added after the teams' armies (seed 003 §2.5.3, ch. 6).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        mercenaries: Vec<MercenaryEntry>,
     },
-    /// Change who controls an army (seed 003 §5.2; judge).
+    /// Change who controls an army directly (the Movement or Battle Judge, seed 003 §5.2,
+    /// §5.2.2.2): a change that breaks §5.3 needs `accept_illegal`, and must be undone within a turn.
     SetControllers {
         /// The army.
         army: String,
-        /// Its legal controllers.
+        /// Its legal controllers (empty: none).
         controllers: Vec<String>,
+        /// Accept a change that breaks the limitations of §5.3 (§5.2.2.2).
+        #[serde(default)]
+        accept_illegal: bool,
+        /// Why.
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    /// A player with their side's authority asks for a control change (seed 003 §5.2.1).
+    RequestControlChange {
+        /// The army.
+        army: String,
+        /// Its controllers from now on (empty: none).
+        controllers: Vec<String>,
+        /// Why.
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    /// The General/Chief Praetor or a holder gives the side's authority to other players
+    /// (seed 003 §5.2.2.1).
+    TransferControlAuthority {
+        /// The side.
+        team: Team,
+        /// One or two players.
+        holders: Vec<String>,
+    },
+    /// The judge authorizes other players to request control changes for one turn (seed 003
+    /// §5.2.2.2).
+    AuthorizeEmergencyControl {
+        /// The side.
+        team: Team,
+        /// One or two players.
+        holders: Vec<String>,
+        /// Why.
+        reason: String,
+    },
+    /// Name (or clear) a player's contingency (a holder of the side's authority or a judge, seed
+    /// 003 §5.2.3).
+    SetContingency {
+        /// The player.
+        player: String,
+        /// Their contingency.
+        #[serde(default)]
+        contingency: Option<String>,
+    },
+    /// A player states they will be inactive, or a leader declares them so (seed 003 §5.1).
+    DeclareInactive {
+        /// The player.
+        player: String,
+        /// Why.
+        #[serde(default)]
+        reason: String,
+    },
+    /// A player withdraws their declaration of inactivity (seed 003 §5.1).
+    DeclareActive,
+    /// The battle judge rejects a leaders' declaration of inactivity (seed 003 §5.1).
+    RejectInactivity {
+        /// The player.
+        player: String,
+        /// Why.
+        reason: String,
+    },
+    /// A leader (or a judge) changes a player's rank (seed 003 §1.1, §5.3.1).
+    ChangeRank {
+        /// The player.
+        player: String,
+        /// The new rank.
+        rank: Rank,
+    },
+    /// A namesake player allows their side to take their army away (seed 003 §5.3.2).
+    PermitControlChange {
+        /// The army.
+        army: String,
+    },
+    /// Appoint a judge (an admin or the head Battle Judge, seed 003 §1.3).
+    AppointJudge(Appointment),
+    /// Overrule a judge's call (seed 003 §1.3, §3.3.3).
+    Overrule {
+        /// The call's number.
+        call: u32,
+        /// Why.
+        reason: String,
+    },
+    /// Reprimand a player and, with an army and a severity, take troops from it (the battle
+    /// judge, seed 003 §5.4.1).
+    ImposeSanction {
+        /// The player reprimanded.
+        player: String,
+        /// The army that loses troops.
+        #[serde(default)]
+        army: Option<String>,
+        /// The severity factor (0: a reprimand alone).
+        #[serde(default)]
+        severity: u32,
+        /// Why.
+        reason: String,
+    },
+    /// Call a vote (a player, seed 003 §1.4).
+    CallVote {
+        /// The topic.
+        topic: String,
+        /// The options.
+        options: Vec<String>,
+        /// When it closes.
+        closes_at: DateTime<Utc>,
+        /// The system (normal when absent).
+        #[serde(default)]
+        system: VoteSystem,
+        /// Whether who voted what is secret.
+        #[serde(default)]
+        secret: bool,
+    },
+    /// Cast one's vote (a player, seed 003 §1.4).
+    CastVote {
+        /// The vote.
+        vote: String,
+        /// The option.
+        option: String,
+    },
+    /// Close a vote once its time has passed, recording its tally.
+    CloseVote {
+        /// The vote.
+        vote: String,
+    },
+    /// Change one raider's movement after the lock (the Mercenary Judge, seed 003 §6.3.2).
+    EditRaiderOrder {
+        /// The raider.
+        army: String,
+        /// The new movement.
+        order: Order,
+    },
+    /// Add a player mid-round (the team's leaders or a judge, seed 003 §1.1, §2.6).
+    AddPlayer {
+        /// The player.
+        player: Player,
+    },
+    /// Offer a new player an army to customise (the team's leaders, seed 003 §2.6).
+    OfferCustomisation {
+        /// The new player.
+        player: String,
+        /// The army.
+        army: String,
+    },
+    /// A new player customises the army offered (seed 003 §2.6).
+    CustomiseArmy {
+        /// The army.
+        army: String,
+        /// Its new name.
+        #[serde(default)]
+        name: Option<String>,
+        /// Its new legend.
+        #[serde(default)]
+        legend: Option<String>,
+        /// Its new units, holding as many living soldiers as now.
+        troops: Vec<TroopLine>,
+    },
+    /// Record a player's new screen name (the battle judge, seed 003 §1.6).
+    ChangeScreenName {
+        /// The old name.
+        from: String,
+        /// The new name.
+        to: String,
     },
     /// Open a turn with its movement deadline (seed 003 §3.1; judge).
     OpenTurn {

@@ -1,49 +1,66 @@
-//! The campaign's decisions outside adjudication: setting up the round, controllers, opening
-//! and locking turns, posting orders and judges' rulings.
+//! The campaign's decisions: every command goes to the module of its topic — the set-up
+//! ([`super::create`]), orders ([`super::posting`]), adjudication ([`super::adjudicate`]), control
+//! ([`super::control`]), judges and sanctions ([`super::sanctions`]), votes ([`super::voting`]),
+//! mercenaries ([`super::mercenaries`]), new players ([`super::newcomers`]) — and the turn's
+//! opening, locking and the judges' rulings are decided here.
 
 use std::collections::BTreeMap;
 
 use super::{
-    command::{ArmyEntry, ArmyOrder, CampaignCommand, CampaignOptions, Start},
+    command::CampaignCommand,
+    create::{create, Setup},
     event::CampaignEvent,
-    state::{CampaignState, TurnPhase},
+    judges::{self, Office},
+    state::{ArmyState, CampaignState, TurnPhase},
+    voting::VoteCalled,
 };
 use crate::{
-    coalition::{
-        army::{Army, Team},
-        map::{Map, Square},
-        orders::{parse_post_orders, validate_order, Board, OrderingArmy, Placement, Post, PostedOrder},
-        setup::{
-            place_armies, validate_army, validate_players, validate_round_armies, validate_setup, ArmyContext,
-            PlacementRequest, Player, SetupRules,
-        },
-    },
+    coalition::{army::Team, orders::Placement},
     Context, RuleError,
 };
 
-const SERVICE_RULES: &str = "herald: docs/rulesets/coalition-campaign.md";
+/// The reference of the rules Herald adds as a service.
+pub const SERVICE_RULES: &str = "herald: docs/rulesets/coalition-campaign.md";
 
-fn refuse(code: &str, message: impl Into<String>, rule: &str) -> RuleError {
+/// A refusal with code `coalition.campaign.<code>`.
+pub fn refuse(code: &str, message: impl Into<String>, rule: &str) -> RuleError {
     RuleError::new(format!("coalition.campaign.{code}"), message, rule)
 }
 
-/// Refuse unless the actor is a judge (or admin).
-pub fn require_judge(ctx: &Context, what: &str) -> Result<(), RuleError> {
-    if ctx.actor.is_judge() {
-        Ok(())
-    } else {
-        Err(RuleError::forbidden("coalition.campaign.not_a_judge", format!("only a judge may {what}"), "seed 003 §1.3"))
-    }
+/// Refuse unless the actor is a judge of the round who may act as the Movement Judge (the Battle
+/// Judge may too, seed 003 §1.3).
+pub fn require_judge(state: &CampaignState, ctx: &Context, what: &str) -> Result<(), RuleError> {
+    judges::require(state, ctx, &[Office::Movement], what).map(|_| ())
 }
 
-/// Decide every command but `AdjudicateTurn` (see [`super::adjudicate`]).
+/// Every army's square and team, as the order checks see the map.
+pub fn board_placements(state: &CampaignState) -> BTreeMap<String, Placement> {
+    state
+        .armies
+        .iter()
+        .map(|(name, army)| (name.clone(), Placement { square: army.square, team: army.army.team }))
+        .collect()
+}
+
+/// The living army `army`, or a rule error naming it.
+pub fn living_army<'a>(state: &'a CampaignState, army: &str) -> Result<&'a ArmyState, RuleError> {
+    state
+        .armies
+        .get(army)
+        .ok_or_else(|| refuse("unknown_army", format!("there is no army named {army}"), SERVICE_RULES))
+}
+
+/// Decide a command.
 pub fn decide(
     state: &CampaignState,
     command: &CampaignCommand,
     ctx: &mut Context,
 ) -> Result<Vec<CampaignEvent>, RuleError> {
-    if let CampaignCommand::CreateCampaign { name, map, players, armies, options, seed_commitment } = command {
-        return create(state, ctx, (name, map, players, armies, options, seed_commitment));
+    use super::control::decide as control;
+    use CampaignCommand as C;
+    if let C::CreateCampaign { name, map, players, armies, options, seed_commitment, mercenaries } = command {
+        let setup = Setup { name, map, players, entries: armies, mercenaries, options, seed_commitment };
+        return create(state, ctx, setup);
     }
     if !state.created {
         return Err(refuse("not_found", "no such campaign", SERVICE_RULES));
@@ -51,18 +68,69 @@ pub fn decide(
     if let Some(victory) = &state.victory {
         return Err(refuse("round_over", format!("the round is over: {:?} won", victory.team), victory.rule.as_str()));
     }
+    let one = |event: CampaignEvent| Ok(vec![event]);
     match command {
-        CampaignCommand::CreateCampaign { .. } => already_exists(),
-        CampaignCommand::JudgeRoll(roll) => {
-            Ok(vec![CampaignEvent::JudgeRolled(roll.roll(ctx, "coalition.campaign", false)?)])
+        C::CreateCampaign { .. } => Err(refuse("already_exists", "this campaign already exists", SERVICE_RULES)),
+        C::JudgeRoll(roll) => one(CampaignEvent::JudgeRolled(roll.roll(ctx, "coalition.campaign", false)?)),
+        C::SetControllers { army, controllers, accept_illegal, reason } => {
+            control::set_controllers(state, ctx, army, controllers, *accept_illegal, reason.as_deref())
         }
-        CampaignCommand::SetControllers { army, controllers } => {
-            require_judge(ctx, "change an army's controllers")?;
-            living(state, army)?;
-            Ok(vec![CampaignEvent::ControllersSet { army: army.clone(), controllers: controllers.clone() }])
+        C::RequestControlChange { army, controllers, reason } => {
+            control::request_change(state, ctx, army, controllers, reason.as_deref())
         }
-        CampaignCommand::OpenTurn { deadline } => {
-            require_judge(ctx, "open a turn")?;
+        C::TransferControlAuthority { team, holders } => control::transfer_authority(state, ctx, *team, holders),
+        C::AuthorizeEmergencyControl { team, holders, reason } => {
+            control::emergency(state, ctx, *team, holders, reason)
+        }
+        C::SetContingency { player, contingency } => {
+            control::set_contingency(state, ctx, player, contingency.as_deref())
+        }
+        C::DeclareInactive { player, reason } => control::declare_inactive(state, ctx, player, reason),
+        C::DeclareActive => control::declare_active(state, ctx),
+        C::RejectInactivity { player, reason } => control::reject_inactivity(state, ctx, player, reason),
+        C::ChangeRank { player, rank } => control::change_rank(state, ctx, player, *rank),
+        C::PermitControlChange { army } => control::permit(state, ctx, army),
+        C::AppointJudge(appointment) => {
+            one(CampaignEvent::JudgeAppointed(super::sanctions::appoint(state, ctx, appointment)?))
+        }
+        C::Overrule { call, reason } => {
+            one(CampaignEvent::CallOverruled(super::sanctions::overrule(state, ctx, *call, reason)?))
+        }
+        C::ImposeSanction { player, army, severity, reason } => {
+            let sanction = super::sanctions::impose(state, ctx, player, army.as_deref(), *severity, reason)?;
+            one(CampaignEvent::SanctionImposed(sanction))
+        }
+        C::CallVote { topic, options, closes_at, system, secret } => {
+            let called = VoteCalled {
+                vote: String::new(),
+                called_by: String::new(),
+                topic: topic.clone(),
+                options: options.clone(),
+                closes_at: *closes_at,
+                system: system.clone(),
+                secret: *secret,
+                at: ctx.recorded_at,
+            };
+            one(CampaignEvent::VoteCalled(super::voting::call(state, ctx, called)?))
+        }
+        C::CastVote { vote, option } => one(CampaignEvent::VoteCast(super::voting::cast(state, ctx, vote, option)?)),
+        C::CloseVote { vote } => one(CampaignEvent::VoteClosed(super::voting::close(state, ctx, vote)?)),
+        C::EditRaiderOrder { army, order } => {
+            one(CampaignEvent::RaiderOrderEdited(super::mercenaries::edit::edit(state, ctx, army, order)?))
+        }
+        C::AddPlayer { player } => one(CampaignEvent::PlayerJoined(super::newcomers::join(state, ctx, player)?)),
+        C::OfferCustomisation { player, army } => {
+            one(CampaignEvent::CustomisationOffered(super::newcomers::offer(state, ctx, player, army)?))
+        }
+        C::CustomiseArmy { army, name, legend, troops } => {
+            let customised = super::newcomers::customise(state, ctx, army, name.as_deref(), legend.as_ref(), troops)?;
+            one(CampaignEvent::ArmyCustomised(customised))
+        }
+        C::ChangeScreenName { from, to } => {
+            one(CampaignEvent::ScreenNameChanged(super::newcomers::rename(state, ctx, from, to)?))
+        }
+        C::OpenTurn { deadline } => {
+            require_judge(state, ctx, "open a turn")?;
             if state.phase != TurnPhase::Closed {
                 return Err(refuse(
                     "turn_already_open",
@@ -73,233 +141,57 @@ pub fn decide(
             if *deadline <= ctx.recorded_at {
                 return Err(refuse("deadline_in_past", "a turn's deadline must be in the future", "seed 003 §3.1"));
             }
-            Ok(vec![CampaignEvent::TurnOpened { turn: state.turn + 1, deadline: *deadline }])
+            one(CampaignEvent::TurnOpened { turn: state.turn + 1, deadline: *deadline })
         }
-        CampaignCommand::PostOrders { text, orders, private, on_behalf_of } => {
-            post_orders(state, ctx, text.as_deref(), orders, *private, on_behalf_of.as_deref())
+        C::PostOrders { text, orders, private, on_behalf_of } => {
+            super::posting::post_orders(state, ctx, text.as_deref(), orders, *private, on_behalf_of.as_deref())
         }
-        CampaignCommand::LockTurn => {
-            require_judge(ctx, "lock a turn")?;
+        C::LockTurn => {
+            require_judge(state, ctx, "lock a turn")?;
             match state.phase {
-                TurnPhase::Open { .. } => Ok(vec![CampaignEvent::TurnLocked { turn: state.turn }]),
+                TurnPhase::Open { .. } => one(CampaignEvent::TurnLocked { turn: state.turn }),
                 _ => Err(refuse("turn_not_open", "there is no open turn to lock", "seed 003 §3.1")),
             }
         }
-        CampaignCommand::AdjudicateTurn { battle_results } => super::adjudicate::adjudicate(state, battle_results, ctx),
-        CampaignCommand::ChangeTroops { army, troops, legend } => {
+        C::AdjudicateTurn { battle_results } => super::adjudicate::adjudicate(state, battle_results, ctx),
+        C::ChangeTroops { army, troops, legend } => {
             super::troops::change_troops(state, ctx, army, troops, legend.as_ref())
         }
-        CampaignCommand::RuleOnArmy { army, square, reason } => {
-            require_judge(ctx, "rule on an army")?;
-            let current = living(state, army)?;
-            if !state.map.contains(*square) {
-                return Err(refuse("off_map", format!("{square} is off the map"), "seed 003 §1.2"));
-            }
-            if reason.trim().is_empty() {
-                return Err(refuse("ruling_reason_required", "a ruling needs a reason", "seed 003 §3.3.3"));
-            }
-            Ok(vec![CampaignEvent::ArmyRuledOn {
-                army: army.clone(),
-                from: current.square,
-                to: *square,
-                reason: reason.clone(),
-            }])
-        }
+        C::RuleOnArmy { army, square, reason } => rule_on_army(state, ctx, army, *square, reason),
     }
 }
 
-fn already_exists() -> Result<Vec<CampaignEvent>, RuleError> {
-    Err(refuse("already_exists", "this campaign already exists", SERVICE_RULES))
-}
-
-/// The living army `army`, or a rule error naming it.
-pub fn living_army<'a>(state: &'a CampaignState, army: &str) -> Result<&'a super::state::ArmyState, RuleError> {
-    living(state, army)
-}
-
-fn living<'a>(state: &'a CampaignState, army: &str) -> Result<&'a super::state::ArmyState, RuleError> {
-    state
-        .armies
-        .get(army)
-        .ok_or_else(|| refuse("unknown_army", format!("there is no army named {army}"), SERVICE_RULES))
-}
-
-type Setup<'a> = (&'a String, &'a Map, &'a Vec<Player>, &'a Vec<ArmyEntry>, &'a CampaignOptions, &'a String);
-
-fn create(state: &CampaignState, ctx: &Context, setup: Setup<'_>) -> Result<Vec<CampaignEvent>, RuleError> {
-    let (name, map, players, entries, options, seed_commitment) = setup;
-    if state.created {
-        return already_exists();
-    }
-    require_judge(ctx, "set up a round")?;
-    if name.trim().is_empty() {
-        return Err(refuse("name_required", "a campaign needs a name", SERVICE_RULES));
-    }
-    // Squares are written with one column letter (seed 003 §1.2), so a map has at most 26 columns.
-    if map.bounds.columns == 0 || map.bounds.columns > 26 || map.bounds.rows == 0 {
-        return Err(refuse(
-            "map_bounds",
-            format!(
-                "a map has 1 to 26 columns (A–Z) and at least one row, not {} × {}",
-                map.bounds.columns, map.bounds.rows
-            ),
-            "seed 003 §1.2",
-        ));
-    }
-    if crate::dice::seed::parse_hex32(seed_commitment).is_none() {
-        return Err(refuse(
-            "seed_commitment_malformed",
-            "the seed commitment must be 64 hex digits",
-            "herald: docs/DICE.md",
-        ));
-    }
-    // A full round has 5 portals, 7 bases and 3 towns (seed 003 §2.5.1); small test rounds may
-    // switch the count off, but sites must still be on the map.
-    if options.enforce_site_counts {
-        validate_setup(map, &SetupRules::default())?;
-    } else if let Some(site) =
-        map.sites.iter().find(|(square, site)| !map.contains(**square) || site.square != **square)
-    {
-        return Err(refuse(
-            "site_off_map",
-            format!("{} is not on the map where it is filed", site.1.name),
-            "seed 003 §2.5.1.1",
-        ));
-    }
-    validate_players(players)?;
-    let armies: Vec<Army> = entries.iter().map(|entry| entry.army.clone()).collect();
-    if options.enforce_army_counts {
-        validate_round_armies(&armies, players)?;
-    }
-    for (index, army) in armies.iter().enumerate() {
-        let others: Vec<Army> =
-            armies.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, a)| a.clone()).collect();
-        validate_army(army, &ArmyContext { other_armies: &others, ..ArmyContext::default() })?;
-    }
-    let squares = placements(map, entries)?;
-    let mut events = vec![CampaignEvent::CampaignCreated {
-        name: name.clone(),
-        map: map.clone(),
-        players: players.clone(),
-        options: options.clone(),
-        seed_commitment: seed_commitment.to_lowercase(),
-    }];
-    for entry in entries {
-        let square = squares.get(&entry.army.name).copied().ok_or_else(|| {
-            refuse("placement_failed", format!("{} could not be placed", entry.army.name), "seed 003 §2.5.2.3")
-        })?;
-        let controllers =
-            if entry.controllers.is_empty() { vec![entry.army.name.clone()] } else { entry.controllers.clone() };
-        events.push(CampaignEvent::ArmyPlaced { army: entry.army.clone(), square, controllers });
-    }
-    Ok(events)
-}
-
-/// Squares for every army: judge-chosen squares first, then armies dropped by their bases.
-fn placements(map: &Map, entries: &[ArmyEntry]) -> Result<BTreeMap<String, Square>, RuleError> {
-    let mut squares = BTreeMap::new();
-    let mut occupied = Vec::new();
-    for entry in entries {
-        if let Start::Square { square } = entry.start {
-            if !map.contains(square) {
-                return Err(refuse(
-                    "off_map",
-                    format!("{} starts off the map at {square}", entry.army.name),
-                    "seed 003 §1.2",
-                ));
-            }
-            if occupied.contains(&square) {
-                return Err(refuse("square_taken", format!("two armies start on {square}"), "seed 003 §3.3.1"));
-            }
-            occupied.push(square);
-            squares.insert(entry.army.name.clone(), square);
-        }
-    }
-    let requests: Vec<PlacementRequest> = entries
-        .iter()
-        .filter_map(|entry| match entry.start {
-            Start::Base { base } => Some(PlacementRequest {
-                army: entry.army.name.clone(),
-                team: entry.army.team,
-                colors: entry.army.colors.clone(),
-                base,
-            }),
-            Start::Square { .. } => None,
-        })
-        .collect();
-    for (army, square) in place_armies(map, &requests, &occupied)? {
-        squares.insert(army, square);
-    }
-    Ok(squares)
-}
-
-fn post_orders(
+/// A judge's ruling moving an army (seed 003 §3.3.3): a numbered call the Battle Judge may
+/// overrule.
+fn rule_on_army(
     state: &CampaignState,
     ctx: &Context,
-    text: Option<&str>,
-    orders: &[ArmyOrder],
-    private: bool,
-    on_behalf_of: Option<&str>,
+    army: &str,
+    square: crate::coalition::map::Square,
+    reason: &str,
 ) -> Result<Vec<CampaignEvent>, RuleError> {
-    let TurnPhase::Open { .. } = state.phase else {
-        return Err(refuse("turn_not_open", "orders can only be posted while a turn is open", "seed 003 §3.1"));
-    };
-    let poster = match (ctx.actor.player.as_deref(), on_behalf_of) {
-        (_, Some(player)) if ctx.actor.is_judge() => player.to_string(),
-        (Some(player), None) => player.to_string(),
-        (_, Some(_)) => {
-            return Err(RuleError::forbidden(
-                "coalition.campaign.not_a_judge",
-                "only a judge may post orders on another player's behalf",
-                "seed 003 §3.1",
-            ))
-        }
-        (None, None) => {
-            return Err(RuleError::forbidden(
-                "coalition.campaign.not_a_player",
-                "orders are posted by players (a judge re-posting a PM names the player in on_behalf_of)",
-                "seed 003 §3.1",
-            ))
-        }
-    };
-    let post = format!("{:08}", state.posts);
-    let mut posted: Vec<PostedOrder> = match text {
-        Some(text) => {
-            parse_post_orders(&Post { text, posted_by: &poster, posted_at: ctx.recorded_at, id: &post, private })?
-        }
-        None => Vec::new(),
-    };
-    let offset = u32::try_from(posted.len()).unwrap_or(u32::MAX);
-    posted.extend(orders.iter().enumerate().map(|(index, order)| PostedOrder {
-        army: order.army.clone(),
-        order: order.order.clone(),
-        posted_by: poster.clone(),
-        posted_at: ctx.recorded_at,
-        post: post.clone(),
-        line: offset.saturating_add(u32::try_from(index).unwrap_or(u32::MAX)),
-        private,
-    }));
-    if posted.is_empty() {
-        return Err(refuse("empty_post", "the post holds no orders", "seed 003 §3.2.2.5"));
+    let call = judges::require(state, ctx, &[Office::Movement, Office::Mercenary], "rule on an army")?;
+    let current = living_army(state, army)?;
+    if call.office == Office::Mercenary && current.army.team != Team::Mercenary {
+        return Err(RuleError::forbidden(
+            "coalition.campaign.not_a_judge_here",
+            "the Mercenary Judge rules on mercenary armies only",
+            "seed 003 ch. 6",
+        ));
     }
-    let placements: BTreeMap<String, Placement> = state
-        .armies
-        .iter()
-        .map(|(name, army)| (name.clone(), Placement { square: army.square, team: army.army.team }))
-        .collect();
-    let board = Board { map: &state.map, armies: &placements };
-    for order in &posted {
-        let army = living(state, &order.army)?;
-        if !ctx.actor.is_judge() && !army.controllers.contains(&poster) {
-            return Err(RuleError::forbidden(
-                "coalition.campaign.not_controller",
-                format!("{poster} does not control {}", order.army),
-                "seed 003 §5.2.1",
-            ));
-        }
-        validate_order(&board, OrderingArmy { name: &order.army, rank: army.army.rank }, &order.order)?;
+    if !state.map.contains(square) {
+        return Err(refuse("off_map", format!("{square} is off the map"), "seed 003 §1.2"));
     }
-    Ok(vec![CampaignEvent::OrdersPosted { turn: state.turn, post, orders: posted }])
+    if reason.trim().is_empty() {
+        return Err(refuse("ruling_reason_required", "a ruling needs a reason", "seed 003 §3.3.3"));
+    }
+    Ok(vec![CampaignEvent::ArmyRuledOn {
+        army: army.to_string(),
+        from: current.square,
+        to: square,
+        reason: reason.to_string(),
+        judged: Some(call),
+    }])
 }
 
 /// Whether `team` is an enemy of `other` (mercenaries are enemies of both teams).

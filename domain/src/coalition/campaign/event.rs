@@ -5,7 +5,26 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::command::CampaignOptions;
+use super::{
+    capture::{ArmyCaptured, ArmyFullyConverted, ArmyLiberated, ConversionDayCounted},
+    command::CampaignOptions,
+    control::{
+        ContingencySet, ControlAuthorityGranted, ControlChanged, IllegalControlAccepted, IllegalControlEnded,
+        InactivityRejected, NamesakePermissionGiven, NewArmyOwed, PlayerDeclaredActive, PlayerDeclaredInactive,
+        PlayerRankChanged,
+    },
+    judges::{CallOverruled, JudgeAppointed, JudgeCall},
+    mercenaries::{
+        abilities::{ThemeArmyWentToWar, TownDefenderHealed},
+        edit::RaiderOrderEdited,
+        spawn::RaiderSpawnRolled,
+        MercenaryEnlisted, RaiderDisbanded,
+    },
+    newcomers::{ArmyCustomised, CustomisationOffered, PlayerJoined, ScreenNameChanged},
+    sanctions::{PlayerReprimanded, SanctionImposed},
+    voting::{VoteCalled, VoteCast, VoteClosed},
+    weather::WeatherRolled,
+};
 use crate::{
     coalition::{
         army::{Army, TroopLine},
@@ -45,6 +64,9 @@ pub enum CampaignEvent {
         options: CampaignOptions,
         /// `sha256(root seed)`, hex.
         seed_commitment: String,
+        /// When (every player's first post, seed 003 §5.1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<DateTime<Utc>>,
     },
     /// An army was put on the map (seed 003 §2.5.2.3).
     #[serde(rename = "coalition.ArmyPlaced")]
@@ -98,7 +120,7 @@ pub enum CampaignEvent {
         /// Troops lost per army, per troop line.
         losses: Vec<ArmyLosses>,
     },
-    /// An army was killed (seed 003 §4.3.1) and removed from the map.
+    /// An army was killed (seed 003 §4.3.1, §4.3.3) and removed from the map.
     #[serde(rename = "coalition.ArmyKilledInCampaign")]
     ArmyKilled {
         /// The army.
@@ -153,7 +175,8 @@ pub enum CampaignEvent {
         attack: Attack,
         /// A joint engagement (seed 003 §3.2.5).
         joint: bool,
-        /// Whether the service opens the battle stream (two armies); otherwise a judge settles it.
+        /// Whether the service opens the battle stream (two sides: 1v1, 2v1 or 2v2); otherwise (armies
+        /// of three teams) a judge settles it with the adjudication.
         automatic: bool,
     },
     /// The turn's adjudication is complete.
@@ -257,10 +280,112 @@ pub enum CampaignEvent {
         to: Square,
         /// The ruling.
         reason: String,
+        /// The judge's call, which the Battle Judge may overrule (seed 003 §3.3.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        judged: Option<JudgeCall>,
     },
     /// A judge rolled (docs/DICE.md "A judge's roll").
     #[serde(rename = "dice.JudgeRolled")]
     JudgeRolled(crate::dice::JudgeRolled),
+    /// An army was captured and taken to its captor's side (seed 003 §4.5).
+    #[serde(rename = "coalition.ArmyCaptured")]
+    ArmyCaptured(ArmyCaptured),
+    /// A partially converted army counted a day (seed 003 §4.5).
+    #[serde(rename = "coalition.ConversionDayCounted")]
+    ConversionDayCounted(ConversionDayCounted),
+    /// A partially converted army is fully converted (seed 003 §4.5).
+    #[serde(rename = "coalition.ArmyFullyConverted")]
+    ArmyFullyConverted(ArmyFullyConverted),
+    /// A partially converted army lost a battle and is liberated (seed 003 §4.5).
+    #[serde(rename = "coalition.ArmyLiberated")]
+    ArmyLiberated(ArmyLiberated),
+    /// The control list changed (seed 003 §5.2).
+    #[serde(rename = "coalition.ControlChanged")]
+    ControlChanged(ControlChanged),
+    /// A side's authority to request control changes was given (seed 003 §5.2.2).
+    #[serde(rename = "coalition.ControlAuthorityGranted")]
+    ControlAuthorityGranted(ControlAuthorityGranted),
+    /// A player's contingency was set (seed 003 §5.2.3).
+    #[serde(rename = "coalition.ContingencySet")]
+    ContingencySet(ContingencySet),
+    /// A player was declared inactive (seed 003 §5.1).
+    #[serde(rename = "coalition.PlayerDeclaredInactive")]
+    PlayerDeclaredInactive(PlayerDeclaredInactive),
+    /// A player withdrew their declaration of inactivity (seed 003 §5.1).
+    #[serde(rename = "coalition.PlayerDeclaredActive")]
+    PlayerDeclaredActive(PlayerDeclaredActive),
+    /// The battle judge rejected a declaration of inactivity (seed 003 §5.1).
+    #[serde(rename = "coalition.InactivityRejected")]
+    InactivityRejected(InactivityRejected),
+    /// A player's rank changed (seed 003 §1.1, §5.3.1).
+    #[serde(rename = "coalition.PlayerRankChanged")]
+    PlayerRankChanged(PlayerRankChanged),
+    /// A namesake player allowed their army to be taken away (seed 003 §5.3.2).
+    #[serde(rename = "coalition.NamesakePermissionGiven")]
+    NamesakePermissionGiven(NamesakePermissionGiven),
+    /// A new army must be found for a player (seed 003 §5.3.4).
+    #[serde(rename = "coalition.NewArmyOwed")]
+    NewArmyOwed(NewArmyOwed),
+    /// The judge accepted a change against §5.3 for one turn (seed 003 §5.2.2.2).
+    #[serde(rename = "coalition.IllegalControlAccepted")]
+    IllegalControlAccepted(IllegalControlAccepted),
+    /// A side's illegal controllers were removed after their turn (seed 003 §5.2.2.2).
+    #[serde(rename = "coalition.IllegalControlEnded")]
+    IllegalControlEnded(IllegalControlEnded),
+    /// A judge was appointed (seed 003 §1.3).
+    #[serde(rename = "coalition.JudgeAppointed")]
+    JudgeAppointed(JudgeAppointed),
+    /// A judge's call was overruled (seed 003 §1.3, §3.3.3).
+    #[serde(rename = "coalition.CallOverruled")]
+    CallOverruled(CallOverruled),
+    /// A player was sanctioned (seed 003 §1.3, §5.4.1).
+    #[serde(rename = "coalition.SanctionImposed")]
+    SanctionImposed(SanctionImposed),
+    /// A player was reprimanded for acting for an army they did not control (seed 003 §5.4.1).
+    #[serde(rename = "coalition.PlayerReprimanded")]
+    PlayerReprimanded(PlayerReprimanded),
+    /// A vote was called (seed 003 §1.4).
+    #[serde(rename = "coalition.VoteCalled")]
+    VoteCalled(VoteCalled),
+    /// A vote was cast (seed 003 §1.4).
+    #[serde(rename = "coalition.VoteCast")]
+    VoteCast(VoteCast),
+    /// A vote was closed with its tally (seed 003 §1.4).
+    #[serde(rename = "coalition.VoteClosed")]
+    VoteClosed(VoteClosed),
+    /// A mercenary army joined the round (seed 003 §2.5.3, ch. 6).
+    #[serde(rename = "coalition.MercenaryEnlisted")]
+    MercenaryEnlisted(MercenaryEnlisted),
+    /// A Town Defender healed at home (seed 003 §6.1.2).
+    #[serde(rename = "coalition.TownDefenderHealed")]
+    TownDefenderHealed(TownDefenderHealed),
+    /// A theme army went At War (seed 003 §6.2.2).
+    #[serde(rename = "coalition.ThemeArmyWentToWar")]
+    ThemeArmyWentToWar(ThemeArmyWentToWar),
+    /// The turn's raider spawn die (seed 003 §6.3.2).
+    #[serde(rename = "coalition.RaiderSpawnRolled")]
+    RaiderSpawnRolled(RaiderSpawnRolled),
+    /// A raider disbanded (seed 003 §6.3.2).
+    #[serde(rename = "coalition.RaiderDisbanded")]
+    RaiderDisbanded(RaiderDisbanded),
+    /// A raider's movement was changed after the lock (seed 003 §6.3.2).
+    #[serde(rename = "coalition.RaiderOrderEdited")]
+    RaiderOrderEdited(RaiderOrderEdited),
+    /// A player joined mid-round (seed 003 §1.1, §2.6).
+    #[serde(rename = "coalition.PlayerJoined")]
+    PlayerJoined(PlayerJoined),
+    /// An army was offered to a new player (seed 003 §2.6).
+    #[serde(rename = "coalition.CustomisationOffered")]
+    CustomisationOffered(CustomisationOffered),
+    /// A new player customised their army (seed 003 §2.6).
+    #[serde(rename = "coalition.ArmyCustomised")]
+    ArmyCustomised(ArmyCustomised),
+    /// A player's screen name changed (seed 003 §1.6).
+    #[serde(rename = "coalition.ScreenNameChanged")]
+    ScreenNameChanged(ScreenNameChanged),
+    /// A battle's weather was rolled (seed 003 §4.1.2.5).
+    #[serde(rename = "coalition.WeatherRolled")]
+    WeatherRolled(WeatherRolled),
     /// Days, healing, sieges and victory (seed 003 §1.5, §1.7, §2.3), under their own types
     /// (`coalition.DayCounted` …). Untagged, so the payload is the days event itself, tagged by
     /// its own type; it must stay the last variant.

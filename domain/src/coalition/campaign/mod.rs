@@ -1,17 +1,33 @@
-//! A campaign round (seed 003 ch. 1–3): the map, the armies, turns of simultaneous orders
-//! adjudicated by the Movement Judge, days in bases, healing, sieges and victory. Battles are
-//! their own streams (`battle-…`), decided as [`crate::coalition::battle`] decides them, with
-//! their results applied back at the next adjudication.
+//! A campaign round (seed 003 ch. 1–6): the map, the armies, turns of simultaneous orders
+//! adjudicated by the Movement Judge, days in bases, healing, sieges and victory; kills, captures
+//! and joint battles applied from the battle streams (§4.3–4.5); control (ch. 5), judges and
+//! sanctions (§1.3, §5.4.1), votes (§1.4), mercenaries (ch. 6), new players and screen names
+//! (§1.6, §2.6). Battles are their own streams (`battle-…`), decided as
+//! [`crate::coalition::battle`] decides them, with their results applied back at the next
+//! adjudication.
 
 pub mod adjudicate;
+pub mod announce;
+pub mod capture;
 pub mod command;
+pub mod control;
+pub mod create;
 pub mod decide;
 pub mod event;
+mod evolve;
+pub mod judges;
+pub mod mercenaries;
+pub mod newcomers;
+pub mod posting;
+pub mod results;
 pub mod ruleset;
+pub mod sanctions;
 pub mod state;
 pub mod transfers;
 pub mod troops;
 pub mod view;
+pub mod voting;
+pub mod weather;
 
 pub use command::{ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignOptions, Start};
 pub use event::{CampaignEvent, Delivery};
@@ -24,7 +40,7 @@ impl crate::Decider for CoalitionCampaign {
     type State = CampaignState;
     type Command = CampaignCommand;
     type Event = CampaignEvent;
-    const RULES: &'static str = "coalition-campaign@1";
+    const RULES: &'static str = "coalition-campaign@2";
 
     fn decide(
         state: &CampaignState,

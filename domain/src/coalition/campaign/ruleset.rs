@@ -6,6 +6,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::{
+    mercenaries::MercenaryEntry,
     view::{markers, redact_campaign_event, CampaignView},
     ArmyEntry, CampaignCommand, CampaignEvent, CampaignOptions, CampaignState, CoalitionCampaign, TurnPhase,
 };
@@ -35,6 +36,9 @@ pub struct CampaignSetup {
     pub players: Vec<Player>,
     /// The armies, their controllers and where they start.
     pub armies: Vec<ArmyEntry>,
+    /// The mercenaries, run by the Mercenary Judge (seed 003 §2.5.3, ch. 6).
+    #[serde(default)]
+    pub mercenaries: Vec<MercenaryEntry>,
     /// Options (army and site counts can be relaxed for small rounds).
     #[serde(default)]
     pub options: CampaignOptions,
@@ -61,6 +65,7 @@ impl Ruleset for CoalitionCampaign {
             armies: setup.armies,
             options: setup.options,
             seed_commitment,
+            mercenaries: setup.mercenaries,
         }
     }
 

@@ -6,12 +6,19 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{
+    capture::Conversion,
     command::CampaignOptions,
+    control::ControlState,
     event::{CampaignEvent, Delivery},
+    judges::JudgeRoster,
+    mercenaries::MercenaryState,
+    newcomers::Newcomer,
+    sanctions::{PlayerReprimanded, SanctionImposed},
+    voting::Vote,
 };
 use crate::{
     coalition::{
-        army::{Army, TroopLine},
+        army::{Army, Team, TroopLine},
         days::{apply_healing, DaysEvent, DaysState, Victory},
         map::{Map, Square},
         orders::{Leg, PostedOrder},
@@ -67,6 +74,9 @@ pub struct BattleLink {
     pub automatic: bool,
     /// Whether its result has been applied.
     pub applied: bool,
+    /// A 2v1 or 2v2 battle from a joint engagement (seed 003 §3.2.5, §4.4).
+    #[serde(default)]
+    pub joint: bool,
 }
 
 /// Transferred troops on their way to an army attacked the turn they were sent: it receives them
@@ -123,6 +133,45 @@ pub struct CampaignState {
     /// Transferred troops waiting for the end of a battle (seed 003 §3.2.4.3.2).
     #[serde(default)]
     pub transfers: Vec<PendingTransfer>,
+    /// Teams that have had an army ranked Captain/Evincar or higher (seed 003 §1.7.3).
+    #[serde(default)]
+    pub commanded: BTreeSet<Team>,
+    /// The control list's authority, contingencies, activity and limits (seed 003 ch. 5).
+    #[serde(default)]
+    pub control: ControlState,
+    /// The judges and their calls (seed 003 §1.3).
+    #[serde(default)]
+    pub judges: JudgeRoster,
+    /// Sanctions imposed (seed 003 §5.4.1).
+    #[serde(default)]
+    pub sanctions: Vec<SanctionImposed>,
+    /// Reprimands recorded (seed 003 §5.4.1).
+    #[serde(default)]
+    pub reprimands: Vec<PlayerReprimanded>,
+    /// Votes, by id (seed 003 §1.4).
+    #[serde(default)]
+    pub votes: BTreeMap<String, Vote>,
+    /// Mercenary armies, by name (seed 003 ch. 6).
+    #[serde(default)]
+    pub mercenaries: BTreeMap<String, MercenaryState>,
+    /// Raiders that disbanded (seed 003 §6.3.2).
+    #[serde(default)]
+    pub disbanded: BTreeSet<String>,
+    /// The turn's after-lock raider edit (seed 003 §6.3.2).
+    #[serde(default)]
+    pub raider_edit: Option<PostedOrder>,
+    /// Partially converted armies (seed 003 §4.5).
+    #[serde(default)]
+    pub conversions: BTreeMap<String, Conversion>,
+    /// Each captured army's team and colors before its first capture (seed 003 §4.5).
+    #[serde(default)]
+    pub origins: BTreeMap<String, (Team, Vec<crate::coalition::map::Faction>)>,
+    /// Players who joined mid-round (seed 003 §2.6).
+    #[serde(default)]
+    pub newcomers: BTreeMap<String, Newcomer>,
+    /// Each announced battle's weather (seed 003 §4.1.2.5).
+    #[serde(default)]
+    pub weather: BTreeMap<String, String>,
 }
 
 impl CampaignState {
@@ -141,7 +190,12 @@ impl CampaignState {
     /// Apply one event (the decider's `evolve`).
     pub fn apply(&mut self, event: &CampaignEvent) {
         match event {
-            CampaignEvent::CampaignCreated { name, map, players, options, seed_commitment } => {
+            CampaignEvent::CampaignCreated { name, map, players, options, seed_commitment, at } => {
+                if let Some(at) = at {
+                    for player in players {
+                        self.control.last_posted.insert(player.name.clone(), *at);
+                    }
+                }
                 self.created = true;
                 self.name = name.clone();
                 self.map = map.clone();
@@ -157,6 +211,9 @@ impl CampaignState {
                     long_move: Vec::new(),
                     battle: None,
                 };
+                if army.rank.is_captain_or_above() && army.team != Team::Mercenary {
+                    self.commanded.insert(army.team);
+                }
                 self.armies.insert(army.name.clone(), state);
             }
             CampaignEvent::ControllersSet { army, controllers } => {
@@ -168,18 +225,26 @@ impl CampaignState {
                 self.turn = *turn;
                 self.phase = TurnPhase::Open { deadline: *deadline };
                 self.orders.clear();
+                self.raider_edit = None;
             }
             CampaignEvent::OrdersPosted { orders, .. } => {
                 self.posts += 1;
                 self.orders.extend(orders.iter().cloned());
+                for order in orders {
+                    self.posted(&order.posted_by, order.posted_at);
+                }
             }
             CampaignEvent::TurnLocked { .. } => {
                 if let TurnPhase::Open { deadline } = self.phase {
                     self.phase = TurnPhase::Locked { deadline };
                 }
+                // What counts for the turn's orders is the list at the lock (seed 003 §5.4.2).
+                self.control.at_lock =
+                    Some(self.armies.iter().map(|(name, army)| (name.clone(), army.controllers.clone())).collect());
             }
             CampaignEvent::BattleResultApplied { battle, losses, .. } => {
                 use super::event::ArmyLosses;
+                self.count_newcomer_battles(losses.iter().map(|l| l.army.as_str()));
                 for ArmyLosses { army, losses: lost } in losses {
                     if let Some(state) = self.armies.get_mut(army) {
                         for (line, loss) in state.army.troops.iter_mut().zip(lost) {
@@ -198,6 +263,7 @@ impl CampaignState {
                 self.armies.remove(army);
                 self.killed.insert(army.clone());
                 self.days.forget(army);
+                self.conversions.remove(army);
             }
             CampaignEvent::TroopsSent { turn, from, to, moving, troops, delivery, .. } => {
                 if let Some(state) = self.armies.get_mut(from) {
@@ -225,9 +291,18 @@ impl CampaignState {
                 self.forget_transfer(from, to, battle);
             }
             CampaignEvent::TransferFailed { .. } | CampaignEvent::TransferredTroopsKilled { battle: None, .. } => {}
-            CampaignEvent::ArmyBumped { army, to, .. } | CampaignEvent::ArmyRuledOn { army, to, .. } => {
+            CampaignEvent::ArmyBumped { army, to, .. } => {
                 if let Some(state) = self.armies.get_mut(army) {
                     state.square = *to;
+                }
+            }
+            CampaignEvent::ArmyRuledOn { army, from, to, reason, judged } => {
+                if let Some(state) = self.armies.get_mut(army) {
+                    state.square = *to;
+                }
+                if let Some(call) = judged {
+                    let undo = super::judges::Undo::MoveBack { army: army.clone(), to: *from };
+                    self.record_call(call, format!("ruling: {army} to {to} ({reason})"), undo);
                 }
             }
             CampaignEvent::MovementAdjudicated { positions, long_moves, .. } => {
@@ -250,7 +325,7 @@ impl CampaignState {
                     state.army.legend = legend.clone();
                 }
             }
-            CampaignEvent::BattleAnnounced { battle, turn, square, sides, automatic, .. } => {
+            CampaignEvent::BattleAnnounced { battle, turn, square, sides, automatic, joint, .. } => {
                 let armies: Vec<String> = sides.iter().flat_map(|side| side.armies.iter().cloned()).collect();
                 for army in &armies {
                     if let Some(state) = self.armies.get_mut(army) {
@@ -258,7 +333,14 @@ impl CampaignState {
                         state.long_move.clear();
                     }
                 }
-                let link = BattleLink { turn: *turn, square: *square, armies, automatic: *automatic, applied: false };
+                let link = BattleLink {
+                    turn: *turn,
+                    square: *square,
+                    armies,
+                    automatic: *automatic,
+                    applied: false,
+                    joint: *joint,
+                };
                 self.battles.insert(battle.clone(), link);
             }
             CampaignEvent::JudgeRolled(rolled) => self.next_word = rolled.next_word,
@@ -266,7 +348,10 @@ impl CampaignState {
                 self.next_word = *next_word;
                 self.phase = TurnPhase::Closed;
                 self.orders.clear();
+                self.control.at_lock = None;
+                self.raider_edit = None;
             }
+            other => self.apply_round(other),
         }
     }
 

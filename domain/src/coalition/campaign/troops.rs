@@ -24,12 +24,15 @@ pub fn change_troops(
 ) -> Result<Vec<CampaignEvent>, RuleError> {
     let current = living_army(state, army)?;
     let controls = ctx.actor.player.as_ref().is_some_and(|player| current.controllers.contains(player));
-    if !ctx.actor.is_judge() && !controls {
-        return Err(RuleError::forbidden(
-            "coalition.campaign.not_controller",
-            format!("only {army}'s controller (or a judge) may change its troops"),
-            "seed 003 §2.3.2",
-        ));
+    if !controls {
+        if !ctx.actor.is_judge() {
+            return Err(RuleError::forbidden(
+                "coalition.campaign.not_controller",
+                format!("only {army}'s controller (or a judge) may change its troops"),
+                "seed 003 §2.3.2",
+            ));
+        }
+        super::judges::require(state, ctx, &[super::judges::Office::Movement], "change an army's troops")?;
     }
     let count = state.days.armies.get(army).and_then(|days| days.count.as_ref());
     may_change_troops(&current.army, count, &state.map)?;

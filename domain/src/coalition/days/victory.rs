@@ -11,7 +11,8 @@
 //! lose their last win condition in the same turn no team can count, and no winner is named: the
 //! Battle Judge rules (§1.3).
 //!
-//! §1.7.3: a side that has lost all its armies ranked Captain/Evincar or higher loses.
+//! §1.7.3: a side that has lost all its armies ranked Captain/Evincar or higher loses. Reading:
+//! "loses" them — a side that never had one (a small round) has lost nothing and does not lose.
 
 use std::collections::BTreeMap;
 
@@ -141,9 +142,13 @@ impl EndGame {
     }
 }
 
-/// The victory of §1.7.3, given every army still alive: a side with no army ranked
-/// Captain/Evincar or higher has lost. `None` while both sides have one, or if neither has.
-pub fn army_destruction_victory<'a>(living: impl IntoIterator<Item = &'a Army>) -> Option<Victory> {
+/// The victory of §1.7.3, given every army still alive and the teams that have had an army ranked
+/// Captain/Evincar or higher (`commanded`): a side that had one and has none left has lost.
+/// `None` while no side has lost them, or if both have.
+pub fn army_destruction_victory<'a>(
+    living: impl IntoIterator<Item = &'a Army>,
+    commanded: &std::collections::BTreeSet<Team>,
+) -> Option<Victory> {
     let (mut phyrexia, mut coalition) = (false, false);
     for army in living.into_iter().filter(|army| army.rank.is_captain_or_above()) {
         match army.team {
@@ -152,9 +157,10 @@ pub fn army_destruction_victory<'a>(living: impl IntoIterator<Item = &'a Army>) 
             Team::Mercenary => {}
         }
     }
-    let (team, loser) = match (phyrexia, coalition) {
-        (true, false) => (Team::Phyrexia, Team::Coalition),
-        (false, true) => (Team::Coalition, Team::Phyrexia),
+    let lost = |team: Team, has: bool| commanded.contains(&team) && !has;
+    let (team, loser) = match (lost(Team::Phyrexia, phyrexia), lost(Team::Coalition, coalition)) {
+        (false, true) => (Team::Phyrexia, Team::Coalition),
+        (true, false) => (Team::Coalition, Team::Phyrexia),
         _ => return None,
     };
     Some(Victory { team, reason: VictoryReason::CommandersDestroyed { loser }, rule: "seed 003 §1.7.3".to_string() })

@@ -1,6 +1,7 @@
 //! The campaign map (seed 003 §1.2, §2.5.1): squares written the seed's way (`14H`), terrain,
 //! and the sites on it — Phyrexian portals, Coalition bases, neutral towns.
 
+pub mod direction;
 pub mod site;
 pub mod square;
 pub mod svg;
@@ -11,6 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub use direction::Direction;
 pub use site::{Faction, Site, SiteKind};
 pub use square::{MapBounds, Square, SquareError};
 pub use terrain::Terrain;

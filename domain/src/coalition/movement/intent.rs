@@ -41,6 +41,7 @@ fn intent(
     };
     match &posted.order {
         Order::Hold => Ok(stay("ordered not to move", "seed 003 §3.2.1")),
+        Order::Disband => Ok(stay("takes this movement turn to disband", "seed 003 §6.3.2")),
         Order::Transfer { to, .. } => {
             Ok(stay(format!("transfers troops to {to}, which is its action for the turn"), "seed 003 §3.2.4"))
         }

@@ -44,6 +44,7 @@ pub fn format_body(order: &Order) -> String {
             text
         }
         Order::Hold => "hold".to_string(),
+        Order::Disband => "disband".to_string(),
         Order::Intercept { target } => format!("Intercept {target}"),
         Order::Transfer { to, at, .. } => format!("Transfer to {to} at {at}"),
     }

@@ -71,6 +71,8 @@ pub enum Order {
         /// The army to intercept.
         target: String,
     },
+    /// A Raider army leaves the map, taking its movement turn to disband (seed 003 §6.3.2).
+    Disband,
     /// Transfer troops to an adjacent friendly army (seed 003 §3.2.4).
     Transfer {
         /// The receiving army.
@@ -110,4 +112,8 @@ pub struct PostedOrder {
     /// Sent privately to the judge: hidden from the other team until the lock (seed 003 §3.1).
     #[serde(default)]
     pub private: bool,
+    /// The poster did not control the army when posting: the order counts only if they control
+    /// it at the movement lock, and earns a reprimand if they do not (seed 003 §5.4.1–5.4.2).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uncontrolled: bool,
 }

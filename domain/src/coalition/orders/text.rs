@@ -5,13 +5,14 @@
 //!
 //! ```text
 //! line      = [army ":"] body                  army: anything but ":"; left off = the poster's army
-//! body      = move | intercept | transfer | hold
+//! body      = move | intercept | transfer | hold | disband
 //! move      = square hop+ | square [";"] "Joint Engage"       the second form: Joint Engage in place
 //! hop       = ">" square [route] [annotation]   one Leg per hop (§3.2.2.3)
 //! route     = "(" square (("-" | ",") square)* ")"             (§3.2.2.4)
 //! annotation= [";"] ("engage" army | "replace" army | "Joint Engage")
 //! intercept = "Intercept" army                                 (§3.2.3.1)
 //! transfer  = "Transfer to" army "at" square                   (§3.2.4.2)
+//! disband   = "disband" | "disbands"                           (a Raider, §6.3.2)
 //! hold      = "hold" | "holds" | "hold position" | "no move" | "stay" | "stays" | "stay put"
 //!           | "stays put" | "does not move" | "doesn't move" | "not moving" | "fighting"
 //!           | "in battle"                                       (§3.2.1, an optional trailing ".")
@@ -104,6 +105,7 @@ pub fn parse_post_orders(post: &Post<'_>) -> Result<Vec<PostedOrder>, RuleError>
             post: post.id.to_string(),
             line,
             private: post.private,
+            uncontrolled: false,
         })
         .collect())
 }
@@ -161,6 +163,9 @@ fn body(cursor: &mut Cursor<'_>) -> Result<Order, OrderTextError> {
     let folded = cursor.rest().split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase().replace('’', "'");
     if HOLD_SPELLINGS.contains(&folded.strip_suffix('.').unwrap_or(&folded)) {
         return Ok(Order::Hold);
+    }
+    if matches!(folded.strip_suffix('.').unwrap_or(&folded), "disband" | "disbands") {
+        return Ok(Order::Disband);
     }
     Err(cursor.error(ORDER_EXPECTED))
 }

@@ -81,6 +81,12 @@ pub fn validate_order(board: &Board<'_>, army: OrderingArmy<'_>, order: &Order) 
     let placement = board.placement(army.name, "seed 003 §3.2")?;
     match order {
         Order::Hold => Ok(()),
+        Order::Disband if placement.team == Team::Mercenary => Ok(()),
+        Order::Disband => Err(refuse(
+            "disband_not_raider",
+            format!("{} cannot disband: only Raider armies disband", army.name),
+            "seed 003 §6.3.2",
+        )),
         Order::Move { legs } => moves::validate_move(board, army, placement, legs),
         Order::Intercept { target } => {
             let target_placement = board.placement(target, "seed 003 §3.2.3.1")?;

@@ -1,9 +1,10 @@
 //! Campaign read models: the round at a glance, the map (every square), each army, each turn's
-//! movement update (as data and as the Movement Judge's forum text, seed 003 §3.1), and the
-//! orders a reader may see.
+//! movement update (as data and as the Movement Judge's forum text, seed 003 §3.1), the orders a
+//! reader may see, the control list (ch. 5), the votes (§1.4) and the judges (§1.3).
 
 mod orders;
 mod report;
+mod round;
 
 use std::collections::BTreeMap;
 
@@ -12,6 +13,7 @@ use utoipa::ToSchema;
 
 pub use orders::{redact_campaign_event, viewer_team, visible_orders};
 pub use report::*;
+pub use round::*;
 
 use crate::coalition::{
     army::{RankClass, Team, TroopLine},
@@ -77,6 +79,10 @@ pub struct ArmyView {
     pub colors: Vec<crate::coalition::map::Faction>,
     /// Its legend.
     pub legend: Option<String>,
+    /// Its mercenary faction and state, for a mercenary army (seed 003 ch. 6).
+    pub mercenary: Option<crate::coalition::campaign::mercenaries::MercenaryState>,
+    /// Its partial conversion, for an army captured in the last two days (seed 003 §4.5).
+    pub conversion: Option<crate::coalition::campaign::capture::Conversion>,
 }
 
 /// One square of the map.
@@ -147,6 +153,8 @@ pub fn army_views(state: &CampaignState) -> Vec<ArmyView> {
                 battle: army.battle.clone(),
                 colors: army.army.colors.clone(),
                 legend: army.army.legend.clone(),
+                mercenary: state.mercenaries.get(name).cloned(),
+                conversion: state.conversions.get(name).cloned(),
             }
         })
         .collect()

@@ -1,5 +1,6 @@
 //! Orders a reader may see: orders sent privately to the judge are hidden from the other team
-//! until the turn is locked (seed 003 §3.1), in the orders view and in the event log alike.
+//! until the turn is locked (seed 003 §3.1), in the orders view and in the event log alike; and
+//! the choices of a secret vote, which are the voter's and the judges' alone (§1.4).
 
 use serde_json::Value;
 
@@ -42,9 +43,25 @@ pub fn visible_orders(state: &CampaignState, viewer: &Viewer) -> Vec<PostedOrder
 }
 
 /// Remove from a campaign event what `viewer` may not see: orders sent privately to the judge
-/// are hidden from the other team until the turn is locked (seed 003 §3.1).
+/// are hidden from the other team until the turn is locked (seed 003 §3.1); in a secret vote, a
+/// ballot's choice is the voter's and the judges' alone (§1.4).
 pub fn redact_campaign_event(data: &mut Value, campaign: &CampaignState, viewer: &Viewer) {
-    if viewer.is_judge() || data.get("type").and_then(Value::as_str) != Some("coalition.OrdersPosted") {
+    if viewer.is_judge() {
+        return;
+    }
+    if data.get("type").and_then(Value::as_str) == Some("coalition.VoteCast") {
+        let secret = data
+            .get("vote")
+            .and_then(Value::as_str)
+            .and_then(|vote| campaign.votes.get(vote))
+            .is_none_or(|vote| vote.called.secret);
+        let voter = data.get("player").and_then(Value::as_str).is_some_and(|player| viewer.is_player(player));
+        if secret && !voter {
+            hide(data, &["option"]);
+        }
+        return;
+    }
+    if data.get("type").and_then(Value::as_str) != Some("coalition.OrdersPosted") {
         return;
     }
     let turn = data.get("turn").and_then(Value::as_u64);

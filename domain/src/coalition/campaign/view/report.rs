@@ -36,6 +36,10 @@ pub struct TurnReport {
     pub transfers: Vec<TransferReport>,
     /// Battles announced.
     pub battles: Vec<BattleLine>,
+    /// Captures, conversions, liberations, wars, raiders, reprimands and the weather, in words
+    /// (seed 003 §4.5, §5.4.1, ch. 6, §4.1.2.5).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// What became of a transfer in a turn (seed 003 §2.3.3, §3.2.4).
@@ -184,6 +188,7 @@ pub fn turn_report<'a>(turn: u32, events: impl IntoIterator<Item = &'a CampaignE
                     rule: rule.clone(),
                 })
             }
+            event if note(event).is_some() => report.notes.extend(note(event)),
             CampaignEvent::BattleAnnounced { battle, square, sides, attack, .. } => report.battles.push(BattleLine {
                 battle: battle.clone(),
                 square: *square,
@@ -215,7 +220,7 @@ pub fn turn_report_text(report: &TurnReport) -> String {
             ));
         }
         for army in &report.killed {
-            text.push_str(&format!("  {army} is killed and removed from the map (seed 003 §4.3.1)\n"));
+            text.push_str(&format!("  {army} is killed and removed from the map (seed 003 §4.3)\n"));
         }
     }
     text.push_str("\nMoves\n");
@@ -241,6 +246,12 @@ pub fn turn_report_text(report: &TurnReport) -> String {
             text.push_str(&format!("  {line}\n"));
         }
     }
+    if !report.notes.is_empty() {
+        text.push_str("\nAlso\n");
+        for line in &report.notes {
+            text.push_str(&format!("  {line}\n"));
+        }
+    }
     text.push_str("\nBattles\n");
     if report.battles.is_empty() {
         text.push_str("  none\n");
@@ -258,6 +269,37 @@ pub fn turn_report_text(report: &TurnReport) -> String {
         text.push_str(&format!("  {line} [{battle}]\n"));
     }
     text
+}
+
+/// A sentence for the report's notes.
+fn note(event: &CampaignEvent) -> Option<String> {
+    Some(match event {
+        CampaignEvent::ArmyCaptured(c) => {
+            format!("{} is captured by {} and taken to {} (seed 003 §4.5)", c.army, c.captor, c.to)
+        }
+        CampaignEvent::ConversionDayCounted(d) => format!("{}: conversion day {} at {}", d.army, d.days, d.square),
+        CampaignEvent::ArmyFullyConverted(c) => format!("{} is fully converted (seed 003 §4.5)", c.army),
+        CampaignEvent::ArmyLiberated(l) => format!("{} is liberated and returns to its owners (seed 003 §4.5)", l.army),
+        CampaignEvent::ThemeArmyWentToWar(w) => {
+            format!(
+                "{} goes At War with {:?} after {} was killed (seed 003 §6.2.2)",
+                w.army, w.against, w.town_defender
+            )
+        }
+        CampaignEvent::TownDefenderHealed(h) => format!("{} heals at home (seed 003 §6.1.2)", h.army),
+        CampaignEvent::RaiderSpawnRolled(r) => match &r.spawned {
+            Some(raider) => format!("a raider spawns: {} at {} (seed 003 §6.3.2)", raider.army.name, raider.square),
+            None => return None,
+        },
+        CampaignEvent::RaiderDisbanded(d) => format!("{} disbands (seed 003 §6.3.2)", d.army),
+        CampaignEvent::PlayerReprimanded(r) => format!("{} is reprimanded: {} ({})", r.player, r.reason, r.rule),
+        CampaignEvent::WeatherRolled(w) => format!("weather at {}: {}", w.square, w.weather),
+        CampaignEvent::NewArmyOwed(o) => format!("a new army is owed to {} ({})", o.player, o.rule),
+        CampaignEvent::IllegalControlEnded(e) => {
+            format!("{}'s illegal controllers are removed (seed 003 §5.2.2.2)", e.army)
+        }
+        _ => return None,
+    })
 }
 
 fn move_line(line: &MoveReport) -> String {
