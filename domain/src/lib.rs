@@ -4,6 +4,7 @@
 //! needs from the outside world (who acts, when, which dice) arrives in a [`Context`]; what it
 //! decides leaves as events. See `ARCHITECTURE.md` for the invariants this crate keeps.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 // The `json!` schema examples of whole views (a battle with its figures) nest deeper than
 // the default limit of the macro that expands them.
 #![recursion_limit = "256"]

@@ -5,6 +5,7 @@
 //! stream or an event is the ruleset's to say (its view and its event redaction take a
 //! [`Viewer`]); this crate applies it to every event it serves.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod catalog;
 pub mod events;

@@ -15,6 +15,7 @@
 //! so a retried command gets its first answer even after the stream moved on; a command id is
 //! bound to its stream, not to its exact events (a retry may carry freshly generated event ids).
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod error;
 mod types;
