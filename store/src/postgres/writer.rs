@@ -150,13 +150,18 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
     // every append committed before it.
     let (command_params, stream_params): ([&(dyn ToSql + Sync); 1], [&(dyn ToSql + Sync); 1]) =
         ([&command_ids], [&streams]);
-    let (_, head, committed_commands, heads) = tokio::try_join!(
+    // `biased`: polled, and so sent, in this order; the first failure is the cause, the rest
+    // only report the aborted transaction.
+    let (begun, head, committed_commands, heads) = tokio::join!(
+        biased;
         client.batch_execute("BEGIN"),
         client.query_one(&statements.lock_head, &[]),
         client.query(&statements.commands, &command_params),
         client.query(&statements.heads, &stream_params),
-    )
-    .map_err(backend)?;
+    );
+    begun.map_err(backend)?;
+    let (head, committed_commands, heads) =
+        (head.map_err(backend)?, committed_commands.map_err(backend)?, heads.map_err(backend)?);
     let next: i64 = head.try_get(0).map_err(backend)?;
     let mut committed = Committed {
         next: u64::try_from(next).map_err(|_| StoreError::Backend(format!("the $all head is {next}")))?,
@@ -217,18 +222,24 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
         ];
         let (head_param, notify): ([&(dyn ToSql + Sync); 1], [&(dyn ToSql + Sync); 2]) =
             ([&head_after], [&channel, &last_text]);
-        tokio::try_join!(
+        let written = tokio::join!(
+            biased;
             client.execute(&statements.insert_events, &events),
             client.execute(&statements.upsert_heads, &heads),
             client.execute(&statements.insert_commands, &commands),
             client.execute(&statements.set_head, &head_param),
             client.execute(&statements.notify, &notify),
+            // After a failed statement COMMIT answers ROLLBACK without an error: the first
+            // failure above is what is reported.
             client.batch_execute("COMMIT"),
-        )
-        .map_err(|error| match backend(error) {
-            StoreError::Backend(message) => StoreError::Backend(format!("append transaction failed: {message}")),
-            other => other,
-        })?;
+        );
+        let failed = [written.0, written.1, written.2, written.3, written.4].into_iter().find_map(Result::err);
+        if let Some(error) = failed.or(written.5.err()) {
+            return Err(match backend(error) {
+                StoreError::Backend(message) => StoreError::Backend(format!("append transaction failed: {message}")),
+                other => other,
+            });
+        }
     }
     // Repeats of commands committed before this batch: their events, as first written.
     let mut replays = Vec::new();
