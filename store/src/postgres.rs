@@ -65,6 +65,7 @@ pub struct PostgresStore {
     writer: Option<writer::Handle>,
     head: Arc<watch::Sender<Option<u64>>>,
     listener: tokio::task::JoinHandle<()>,
+    applied: Vec<i32>,
 }
 
 pub(crate) fn backend(error: tokio_postgres::Error) -> StoreError {
@@ -118,7 +119,7 @@ impl PostgresStore {
             .wait_timeout(Some(Duration::from_secs(30)))
             .build()
             .map_err(|error| StoreError::Backend(format!("postgres connection pool: {error}")))?;
-        let head = {
+        let (head, applied) = {
             let (pool, options) = (pool.clone(), options.clone());
             runtime.block_on(async move {
                 let mut client = pool.get().await.map_err(pool_error)?;
@@ -129,14 +130,19 @@ impl PostgresStore {
                         .await
                         .map_err(backend)?;
                 }
-                schema::prepare(&mut client, options.migrate).await?;
-                reads::head(&client).await
+                let applied = schema::prepare(&mut client, options.migrate).await?;
+                Ok((reads::head(&client).await?, applied))
             })?
         };
         let head = Arc::new(watch::channel(head).0);
         let listener = runtime.spawn(listener::run(config, pool.clone(), channel.clone(), head.clone()))?;
         let writer = writer::Handle::spawn(&runtime, pool.clone(), channel, head.clone())?;
-        Ok(Self { pool, runtime, writer: Some(writer), head, listener })
+        Ok(Self { pool, runtime, writer: Some(writer), head, listener, applied })
+    }
+
+    /// The schema migrations this connection applied (none when the schema was current).
+    pub fn applied_migrations(&self) -> &[i32] {
+        &self.applied
     }
 }
 

@@ -10,7 +10,7 @@ use crate::StoreError;
 pub const MIGRATIONS: &[(i32, &str, &str)] = &[(1, "event log", include_str!("migrations/0001_event_log.sql"))];
 
 /// The advisory lock key that serializes migrations (any fixed number; "herald" in ASCII).
-const MIGRATION_LOCK: i64 = 0x68_65_72_61_6c_64;
+const MIGRATION_LOCK: i64 = 0x6865_7261_6c64;
 
 /// A schema name the store may quote into SQL: lowercase letters, digits and `_`, not empty,
 /// not starting with a digit, at most 40 bytes (the notification channel adds a prefix).

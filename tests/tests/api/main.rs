@@ -15,6 +15,7 @@ mod live;
 mod metrics;
 mod registry;
 mod restart;
+mod scale_out;
 mod smoke;
 mod tamper;
 mod time_travel;
