@@ -5,7 +5,9 @@
 //!
 //! `cargo bench -p herald-store --bench backends`. Run as a test (`cargo test --benches`) it
 //! writes a few hundred events as a check that it still runs. PostgreSQL is the throwaway
-//! cluster the tests use (`.ci/install-postgres`); without it only sled is measured.
+//! cluster the tests use (`.ci/install-postgres`); without it only sled is measured. That
+//! cluster runs with `fsync=off` unless `HERALD_TEST_POSTGRES_DURABLE=1` is set: set it to
+//! compare durable commits with sled's (which always flushes).
 
 use std::ops::ControlFlow;
 use std::sync::Arc;

@@ -22,6 +22,11 @@ use crate::{EventStore, PostgresOptions, PostgresStore};
 /// Set to a server's URL to test against it instead of a throwaway cluster.
 pub const URL_VARIABLE: &str = "HERALD_TEST_POSTGRES_URL";
 
+/// Set (to anything) to run the throwaway cluster with `fsync` and `full_page_writes` on, as a
+/// real server runs; tests leave them off for speed, benchmarks turn them on to compare
+/// durable commits with sled's.
+pub const DURABLE_VARIABLE: &str = "HERALD_TEST_POSTGRES_DURABLE";
+
 static CLUSTER: OnceLock<Option<String>> = OnceLock::new();
 
 /// The URL of the test cluster's `postgres` database, starting the cluster on first use;
@@ -235,8 +240,8 @@ fn start(bin: &Path) -> Result<String, String> {
     // The keeper thread spawns the server and waits on it for ever: the kernel signals the shell
     // when this thread ends, that is when the process exits.
     let script = r#"
-        $RUN "$1" -D "$2" -p "$3" -k "$4" -c listen_addresses=127.0.0.1 -c fsync=off \
-            -c full_page_writes=off -c max_connections=400 -c shared_buffers=64MB >"$4/server.log" 2>&1 &
+        $RUN "$1" -D "$2" -p "$3" -k "$4" -c listen_addresses=127.0.0.1 -c fsync=$DURABLE \
+            -c full_page_writes=$DURABLE -c max_connections=400 -c shared_buffers=64MB >"$4/server.log" 2>&1 &
         pid=$!
         trap 'kill -INT "$pid" 2>/dev/null; wait "$pid"; rm -rf "$4"; exit 0' TERM INT HUP
         wait "$pid"
@@ -250,6 +255,7 @@ fn start(bin: &Path) -> Result<String, String> {
         .arg(port.to_string())
         .arg(&dir)
         .env("RUN", run_as.join(" "))
+        .env("DURABLE", if std::env::var_os(DURABLE_VARIABLE).is_some() { "on" } else { "off" })
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
