@@ -135,7 +135,19 @@ async fn a_log_moves_from_sled_to_postgresql_and_back_through_export_and_import(
     let (first, second) = (files.path().join("sled.ndjson.gz"), files.path().join("postgres.ndjson.gz"));
     let url = database.url().to_string();
     let (exported, reexported) = tokio::task::spawn_blocking(move || {
-        let sled = SledStore::open(&data_dir).expect("open the sled log");
+        // The stopped server's store releases sled's lock when its last holder lets go (the
+        // writer thread, a read-model follower mid-fold): try again for a while, as a restart does.
+        let mut attempts = 0;
+        let sled = loop {
+            match SledStore::open(&data_dir) {
+                Ok(store) => break store,
+                Err(_) if attempts < 200 => {
+                    attempts += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(error) => panic!("open the sled log: {error}"),
+            }
+        };
         let exported = archive::export(&sled, &first, false).expect("export sled");
         drop(sled);
         let postgres = PostgresStore::connect_with(&url, PostgresOptions::default()).expect("connect");
