@@ -151,6 +151,9 @@ fn migrate(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         .migrate()
         .map_err(|error| anyhow::anyhow!("cannot migrate the event log {}: {error:#}", location.describe()))?;
     match applied.as_slice() {
+        _ if matches!(location, StoreLocation::Sled(_)) => {
+            println!("{}: a sled log has no schema to migrate", location.describe())
+        }
         [] => println!("{}: schema up to date", location.describe()),
         versions => println!("{}: applied migrations {versions:?}", location.describe()),
     }
