@@ -3,7 +3,8 @@
 //! A token is `hrd_` + 64 hex digits of OS randomness. Only its SHA-256 is kept (in the store's
 //! secret tree, never in the readable log), so a copy of the data directory does not leak
 //! working tokens. Issuing a token is audited as an `auth.TokenIssued` event on the `tokens`
-//! stream, without the secret.
+//! stream, without the secret. Tokens are cached in memory; one this process has not seen (issued
+//! through another instance sharing a PostgreSQL log) is looked up in the store once.
 
 use std::{collections::HashMap, future::Future, pin::Pin, sync::RwLock};
 
@@ -104,19 +105,37 @@ impl Tokens {
     }
 
     /// Keep a new token.
+    ///
+    /// The index (which tokens to load at start-up) is merged with the stored one, since other
+    /// instances sharing the log add to it too; a token missing from it is still found by
+    /// [`Tokens::lookup_stored`].
     pub fn save(&self, store: &dyn EventStore, token: &str, record: TokenRecord) -> anyhow::Result<()> {
         let token_hash = hash(token);
         store.put_secret(&format!("{SECRET_PREFIX}{token_hash}"), &serde_json::to_vec(&record)?)?;
+        let mut index: std::collections::BTreeSet<String> = match store.get_secret("token-index")? {
+            Some(bytes) => serde_json::from_slice(&bytes)?,
+            None => Default::default(),
+        };
         let mut map = self.write();
         map.insert(token_hash, record);
-        let index: Vec<&String> = map.iter().filter(|(_, r)| r.id != "admin").map(|(h, _)| h).collect();
+        index.extend(map.iter().filter(|(_, r)| r.id != "admin").map(|(h, _)| h.clone()));
         store.put_secret("token-index", &serde_json::to_vec(&index)?)?;
         Ok(())
     }
 
-    /// The record of a presented token.
+    /// The record of a presented token, if this process knows it.
     pub fn lookup(&self, token: &str) -> Option<TokenRecord> {
         self.read().get(&hash(token)).cloned()
+    }
+
+    /// The record of a token this process does not know yet, from the store's secrets (issued
+    /// through another instance sharing the log); kept for next time. Blocking.
+    pub fn lookup_stored(&self, store: &dyn EventStore, token: &str) -> anyhow::Result<Option<TokenRecord>> {
+        let token_hash = hash(token);
+        let Some(bytes) = store.get_secret(&format!("{SECRET_PREFIX}{token_hash}"))? else { return Ok(None) };
+        let record: TokenRecord = serde_json::from_slice(&bytes)?;
+        self.write().insert(token_hash, record.clone());
+        Ok(Some(record))
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, TokenRecord>> {
@@ -136,23 +155,59 @@ pub struct Authenticated(pub Actor);
 #[derive(Debug, Clone)]
 pub struct MaybeAuthenticated(pub Option<Actor>);
 
-fn principal(req: &HttpRequest) -> Result<Option<Actor>, ApiError> {
+/// What the request's `Authorization` header says, as far as this process knows without IO.
+enum Presented {
+    /// No header: anonymous.
+    Nobody,
+    /// A token this process knows.
+    Known(Actor),
+    /// A well-formed token this process has not seen: another instance may have issued it.
+    Unseen(String, web::Data<AppState>),
+}
+
+fn presented(req: &HttpRequest) -> Result<Presented, ApiError> {
     let Some(header) = req.headers().get(actix_web::http::header::AUTHORIZATION) else {
-        return Ok(None);
+        return Ok(Presented::Nobody);
     };
     let value =
         header.to_str().map_err(|_| ApiError::Unauthenticated("the Authorization header is not text".into()))?;
     let token = value
         .strip_prefix("Bearer ")
-        .ok_or_else(|| ApiError::Unauthenticated("use `Authorization: Bearer <token>`".into()))?;
+        .ok_or_else(|| ApiError::Unauthenticated("use `Authorization: Bearer <token>`".into()))?
+        .trim();
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("application state missing")))?;
-    state
-        .tokens
-        .lookup(token.trim())
-        .map(|record| Some(record.actor()))
-        .ok_or_else(|| ApiError::Unauthenticated("unknown bearer token".into()))
+    if let Some(record) = state.tokens.lookup(token) {
+        return Ok(Presented::Known(record.actor()));
+    }
+    // Only the shape `generate_token` makes is worth a look in the store.
+    let generated = token.len() == 68
+        && token.starts_with("hrd_")
+        && token[4..].bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+    if generated {
+        Ok(Presented::Unseen(token.to_string(), state.clone()))
+    } else {
+        Err(ApiError::Unauthenticated("unknown bearer token".into()))
+    }
+}
+
+/// The caller, once any token this process has not seen is looked up in the store.
+async fn principal(presented: Result<Presented, ApiError>) -> Result<Option<Actor>, ApiError> {
+    match presented? {
+        Presented::Nobody => Ok(None),
+        Presented::Known(actor) => Ok(Some(actor)),
+        Presented::Unseen(token, state) => {
+            let record = web::block(move || {
+                state.tokens.lookup_stored(state.store.as_ref(), &token).map_err(ApiError::internal)
+            })
+            .await
+            .map_err(ApiError::internal)??;
+            record
+                .map(|record| Some(record.actor()))
+                .ok_or_else(|| ApiError::Unauthenticated("unknown bearer token".into()))
+        }
+    }
 }
 
 impl FromRequest for Authenticated {
@@ -160,12 +215,14 @@ impl FromRequest for Authenticated {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let result = principal(req).and_then(|actor| {
-            actor
-                .map(Authenticated)
-                .ok_or_else(|| ApiError::Unauthenticated("this request needs a bearer token".into()))
-        });
-        Box::pin(async move { result })
+        let presented = presented(req);
+        Box::pin(async move {
+            principal(presented).await.and_then(|actor| {
+                actor
+                    .map(Authenticated)
+                    .ok_or_else(|| ApiError::Unauthenticated("this request needs a bearer token".into()))
+            })
+        })
     }
 }
 
@@ -174,8 +231,8 @@ impl FromRequest for MaybeAuthenticated {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let result = principal(req).map(MaybeAuthenticated);
-        Box::pin(async move { result })
+        let presented = presented(req);
+        Box::pin(async move { principal(presented).await.map(MaybeAuthenticated) })
     }
 }
 

@@ -5,6 +5,7 @@ use std::{path::PathBuf, process::ExitCode};
 use clap::{Parser, Subcommand};
 
 use crate::config::{LogFormat, Settings};
+use crate::store::StoreLocation;
 
 /// Herald: an event-sourced referee service for tabletop wargame campaigns.
 #[derive(Debug, Parser)]
@@ -30,6 +31,20 @@ pub enum Command {
         /// The stream, e.g. `battle-0193…`.
         stream: String,
     },
+    /// Bring a PostgreSQL log's schema up to this build's version (`serve` does it too) and exit.
+    Migrate,
+    /// Write the whole log (`$all`, commands, secrets) to a gzipped, checksummed NDJSON file:
+    /// the backup of a sled log, and the way to move a log to PostgreSQL and back.
+    Export {
+        /// The file to write, e.g. `herald-2026-11-23.ndjson.gz`.
+        file: PathBuf,
+    },
+    /// Load an export into an empty log (`--store` or `--data-dir`), then read it back and
+    /// compare it with the file.
+    Import {
+        /// The file `herald export` wrote.
+        file: PathBuf,
+    },
 }
 
 /// Options of the server, each also settable by environment variable or config file.
@@ -41,6 +56,10 @@ pub struct ServeArgs {
     /// Directory of the sled event log [default: ./data].
     #[arg(long, env = "HERALD_DATA_DIR", global = true)]
     pub data_dir: Option<PathBuf>,
+    /// The event log when not sled in --data-dir: `postgres://user:password@host:port/database`
+    /// (one database several instances share) or `sled:PATH`.
+    #[arg(long, env = "HERALD_STORE", hide_env_values = true, global = true)]
+    pub store: Option<String>,
     /// Address to listen on [default: 127.0.0.1].
     #[arg(long, env = "HERALD_BIND", global = true)]
     pub bind: Option<std::net::IpAddr>,
@@ -67,6 +86,9 @@ impl ServeArgs {
         };
         if let Some(dir) = &self.data_dir {
             settings.data_dir = dir.clone();
+        }
+        if let Some(store) = &self.store {
+            settings.store = Some(store.clone());
         }
         if let Some(bind) = self.bind {
             settings.bind = bind;
@@ -97,6 +119,9 @@ pub fn run() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify { stream } => verify(&cli.serve, &stream),
+        Command::Migrate => migrate(&cli.serve),
+        Command::Export { file } => move_log(&cli.serve, &file, true),
+        Command::Import { file } => move_log(&cli.serve, &file, false),
     };
     result.unwrap_or_else(|error| {
         eprintln!("herald: {error:#}");
@@ -116,11 +141,52 @@ fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn verify(args: &ServeArgs, stream: &str) -> anyhow::Result<ExitCode> {
-    let settings = args.settings()?;
-    let store = herald_store::SledStore::open(&settings.data_dir)
-        .map_err(|error| anyhow::anyhow!("cannot open the event log in {}: {error}", settings.data_dir.display()))?;
+    let location = StoreLocation::from_settings(&args.settings()?)?;
+    let store = location
+        .open()
+        .map_err(|error| anyhow::anyhow!("cannot open the event log {}: {error:#}", location.describe()))?;
     // The command line runs on the server's own data: it may use the sealed seed, like a judge.
-    let report = crate::app::verify::verify_stream(&store, stream, true)?;
+    let report = crate::app::verify::verify_stream(store.as_ref(), stream, true)?;
     println!("{}", serde_json::to_string_pretty(&report)?);
     Ok(if report.verified { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}
+
+fn migrate(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let location = StoreLocation::from_settings(&args.settings()?)?;
+    let applied = location
+        .migrate()
+        .map_err(|error| anyhow::anyhow!("cannot migrate the event log {}: {error:#}", location.describe()))?;
+    match applied.as_slice() {
+        _ if matches!(location, StoreLocation::Sled(_)) => {
+            println!("{}: a sled log has no schema to migrate", location.describe())
+        }
+        [] => println!("{}: schema up to date", location.describe()),
+        versions => println!("{}: applied migrations {versions:?}", location.describe()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `herald export` (`exporting`) or `herald import`.
+fn move_log(args: &ServeArgs, file: &std::path::Path, exporting: bool) -> anyhow::Result<ExitCode> {
+    let location = StoreLocation::from_settings(&args.settings()?)?;
+    let store = location
+        .open()
+        .map_err(|error| anyhow::anyhow!("cannot open the event log {}: {error:#}", location.describe()))?;
+    let started = std::time::Instant::now();
+    let (verb, counts) = if exporting {
+        ("exported", crate::archive::export(store.as_ref(), file, true)?)
+    } else {
+        ("imported and verified", crate::archive::import(store.as_ref(), file, true)?)
+    };
+    println!(
+        "{verb} {} events, {} commands, {} secrets ({} {} {}) in {:.1} s",
+        counts.events,
+        counts.commands,
+        counts.secrets,
+        location.describe(),
+        if exporting { "->" } else { "<-" },
+        file.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -9,8 +9,11 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Settings {
-    /// Where sled keeps the event log (`./data`).
+    /// Where sled keeps the event log (`./data`), unless `store` names another log.
     pub data_dir: PathBuf,
+    /// The event log, when not sled in `data_dir`: `postgres://user:password@host/database`
+    /// (a database several instances share) or `sled:PATH`. See `crate::store`.
+    pub store: Option<String>,
     /// Address to listen on (`127.0.0.1`; `0.0.0.0` in containers).
     pub bind: IpAddr,
     /// Port to listen on (`8080`; `0` picks a free one).
@@ -58,6 +61,7 @@ impl Default for Settings {
     fn default() -> Self {
         Self {
             data_dir: PathBuf::from("./data"),
+            store: None,
             bind: IpAddr::from([127, 0, 0, 1]),
             port: 8080,
             admin_token: None,

@@ -5,6 +5,7 @@
 //! it, decides with the dice tape, appends with the expected version and updates projections.
 
 pub mod app;
+pub mod archive;
 pub mod auth;
 pub mod cli;
 pub mod config;
@@ -15,4 +16,5 @@ pub mod openapi;
 pub mod problem;
 pub mod routes;
 pub mod startup;
+pub mod store;
 pub mod telemetry;

@@ -8,10 +8,10 @@ use actix_web::{
     web, App, HttpMessage, HttpServer,
 };
 use herald_projections::Catalog;
-use herald_store::{EventStore, SledStore};
+use herald_store::EventStore;
 use tracing::Instrument;
 
-use crate::{app::Service, auth::Tokens, config::Settings, metrics::Metrics, problem};
+use crate::{app::Service, auth::Tokens, config::Settings, metrics::Metrics, problem, store::StoreLocation};
 
 /// Shared state of every handler.
 pub struct AppState {
@@ -44,11 +44,11 @@ impl Application {
     /// Open the store, load tokens and bind the listener; the read models catch up with the log
     /// in the background (`/readyz` and every `/v1` route answer 503 "catching up" until then).
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
-        let data_dir = settings.data_dir.clone();
-        let store: Arc<dyn EventStore> =
-            Arc::new(web::block(move || SledStore::open(&data_dir)).await?.map_err(|error| {
-                anyhow::anyhow!("cannot open the event log in {}: {error}", settings.data_dir.display())
-            })?);
+        let location = StoreLocation::from_settings(&settings)?;
+        let opening = location.clone();
+        let store: Arc<dyn EventStore> = web::block(move || opening.open())
+            .await?
+            .map_err(|error| anyhow::anyhow!("cannot open the event log {}: {error:#}", location.describe()))?;
         let catalog = Arc::new(Catalog::new());
         let (tokens, generated) = Tokens::load(store.as_ref(), settings.admin_token.as_deref())?;
         if let Some(token) = generated {
@@ -70,7 +70,7 @@ impl Application {
         catch_up_in_background(state.clone());
         let listener = TcpListener::bind((settings.bind, settings.port))?;
         let port = listener.local_addr()?.port();
-        tracing::info!(address = %settings.bind, port, data_dir = %settings.data_dir.display(), "herald listening");
+        tracing::info!(address = %settings.bind, port, store = %location.describe(), "herald listening");
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(state.clone())
@@ -152,7 +152,9 @@ impl Application {
 }
 
 /// Fold the whole log into the read models on a thread of its own, logging progress, so the
-/// port is open (and `/healthz` and `/readyz` answer) from the first moment.
+/// port is open (and `/healthz` and `/readyz` answer) from the first moment; complete the
+/// follow-ups a crash may have left undone; then keep folding what other processes append
+/// ([`follow`]).
 fn catch_up_in_background(state: web::Data<AppState>) {
     let spawned = std::thread::Builder::new().name("catch-up".into()).spawn(move || {
         let (store, catalog) = (state.store.clone(), state.service.catalog());
@@ -194,6 +196,9 @@ fn catch_up_in_background(state: web::Data<AppState>) {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "caught up: ready"
         );
+        let (weak, head) = (Arc::downgrade(&store), store.watch_head());
+        drop(store);
+        follow(weak, head, &catalog);
     });
     if let Err(error) = spawned {
         tracing::error!(%error, "cannot start the catch-up thread");
@@ -214,4 +219,36 @@ fn catching_up(req: &actix_web::dev::ServiceRequest) -> Option<String> {
     }
     let head = state.store.head_position().ok().flatten().map_or(0, |position| position + 1);
     Some(format!("catching up with the log after a start: {} of {head} events folded; retry shortly", catalog.folded()))
+}
+
+/// Longest time the read models go without looking for appends they were not told of.
+const FOLLOW_POLL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Fold appends made by other processes sharing the log (PostgreSQL) as the store hears of them
+/// (its head watch), and at least every [`FOLLOW_POLL`]: a write through another instance is
+/// readable here after that lag at most (docs/adr/0001). This process's own appends are folded
+/// by the service before it answers, so this is usually a no-op for them. Holds the store only
+/// while folding, so a stopped server's store closes; ends when the store is gone.
+fn follow(
+    store: std::sync::Weak<dyn EventStore>,
+    mut head: tokio::sync::watch::Receiver<Option<u64>>,
+    catalog: &Catalog,
+) {
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_time().build() else {
+        tracing::error!("cannot start the read models' follower: other processes' appends are folded only on demand");
+        return;
+    };
+    loop {
+        let heard = runtime.block_on(async { tokio::time::timeout(FOLLOW_POLL, head.changed()).await });
+        if matches!(heard, Ok(Err(_))) {
+            return; // The store is closed.
+        }
+        let Some(store) = store.upgrade() else { return };
+        let behind = head.borrow_and_update().is_some_and(|last| last >= catalog.folded());
+        if behind || heard.is_err() {
+            if let Err(error) = catalog.catch_up(store.as_ref()) {
+                tracing::warn!(%error, "following the log failed; trying again");
+            }
+        }
+    }
 }

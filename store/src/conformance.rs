@@ -9,16 +9,24 @@
 //! herald_store::conformance_suite!(herald_store::conformance::sled);
 //! ```
 //!
+//! A factory that may have no store to give (PostgreSQL where it is not installed, see
+//! [`cluster`]) returns an `Option` and is passed as `optional: factory`; its cases then pass
+//! without running when it gives `None`, after the factory has said why.
+//!
 //! [`CASES`] lists the same functions for runners that want to loop instead. The helpers
 //! ([`sled()`], [`request`], [`new_event`], [`read_stream_to_end`], [`read_all_to_end`]) are public
 //! so other crates' tests can build requests and stores the same way.
 
+mod bulk;
+pub mod cluster;
 mod envelope;
 mod idempotency;
 mod live;
 mod reads;
 mod versions;
 
+pub use bulk::*;
+pub use cluster::{postgres, postgres_store, postgres_url};
 pub use envelope::*;
 pub use idempotency::*;
 pub use live::*;
@@ -91,15 +99,18 @@ pub const CASES: &[(&str, Case)] = &[
     ("a_conflicting_append_does_not_fail_concurrent_appends", a_conflicting_append_does_not_fail_concurrent_appends),
     ("subscription_catches_up_then_follows_later_appends", subscription_catches_up_then_follows_later_appends),
     ("watch_head_moves_before_append_returns", watch_head_moves_before_append_returns),
+    ("append_many_writes_each_request_in_order", append_many_writes_each_request_in_order),
+    ("scans_list_every_command_and_secret", scans_list_every_command_and_secret),
 ];
 
 /// Expands to one `#[test]` per conformance case for `$factory`.
 ///
 /// `$factory` is called once per test and returns `(Box<dyn EventStore>, guard)`; the store is
-/// dropped before the guard.
+/// dropped before the guard. With `optional: $factory`, it returns an `Option` of that, and a
+/// `None` passes the case without running it (the factory says why).
 #[macro_export]
 macro_rules! conformance_suite {
-    ($factory:expr) => {
+    (@tests ($factory:expr) [@cases]) => {
         $crate::conformance_suite!(@tests ($factory) [
             append_with_any_creates_a_missing_stream,
             append_with_any_extends_an_existing_stream,
@@ -130,13 +141,15 @@ macro_rules! conformance_suite {
             a_conflicting_append_does_not_fail_concurrent_appends,
             subscription_catches_up_then_follows_later_appends,
             watch_head_moves_before_append_returns,
+            append_many_writes_each_request_in_order,
+            scans_list_every_command_and_secret,
         ]);
     };
     (@tests ($factory:expr) [$($case:ident),* $(,)?]) => {
         $(
             #[test]
             fn $case() {
-                let (store, guard) = ($factory)();
+                let Some((store, guard)) = ($factory)() else { return };
                 $crate::conformance::$case(&*store);
                 drop(store);
                 drop(guard);
@@ -149,6 +162,12 @@ macro_rules! conformance_suite {
             let all: Vec<&str> = $crate::conformance::CASES.iter().map(|(name, _)| *name).collect();
             assert_eq!(names.as_slice(), all.as_slice(), "the macro and CASES list different cases");
         }
+    };
+    (optional: $factory:expr) => {
+        $crate::conformance_suite!(@tests (|| ($factory)()) [@cases]);
+    };
+    ($factory:expr) => {
+        $crate::conformance_suite!(@tests (|| Some(($factory)())) [@cases]);
     };
 }
 

@@ -5,8 +5,9 @@
 //! forwards and backwards; live subscriptions that catch up and then follow. The store knows
 //! nothing of the rules: payloads are opaque JSON.
 //!
-//! [`EventStore`] is the backend-agnostic interface; [`SledStore`] the embedded default. The
-//! conformance suite in `conformance` (feature `conformance`) runs against every backend.
+//! [`EventStore`] is the backend-agnostic interface; [`SledStore`] the embedded default,
+//! [`PostgresStore`] the one several processes share. The conformance suite in `conformance`
+//! (feature `conformance`) runs against both.
 //! [`codec`] documents the on-disk layout and encodes and decodes stored events, for tools and
 //! tamper tests that open the sled database directly.
 //!
@@ -19,13 +20,16 @@
 
 mod error;
 mod types;
+mod validate;
 
 pub mod codec;
 #[cfg(feature = "conformance")]
 pub mod conformance;
+pub mod postgres;
 pub mod sled_store;
 
 pub use error::StoreError;
+pub use postgres::{PostgresOptions, PostgresStore};
 pub use sled_store::{Durability, SledStore};
 pub use types::*;
 
@@ -38,6 +42,16 @@ pub trait EventStore: Send + Sync + 'static {
     /// Returns only after the events are durable. When `request.command_id` was seen before,
     /// returns the first append's result with `replayed: true` and writes nothing.
     fn append(&self, request: AppendRequest) -> Result<AppendResult, StoreError>;
+
+    /// Append several requests, each atomically and judged as [`EventStore::append`] judges it,
+    /// in order: whatever request `i` writes comes before what request `i + 1` writes in `$all`.
+    ///
+    /// One result per request. For bulk writes (an import, a replay into a new store): backends
+    /// with group commit write the lot in few transactions instead of one each. The default
+    /// appends one after another.
+    fn append_many(&self, requests: Vec<AppendRequest>) -> Vec<Result<AppendResult, StoreError>> {
+        requests.into_iter().map(|request| self.append(request)).collect()
+    }
 
     /// Read up to `limit` events of a stream starting at version `from`, in `direction`.
     ///
@@ -112,6 +126,15 @@ pub trait EventStore: Send + Sync + 'static {
     /// The command stored with the events it produced, by command id.
     fn stored_command(&self, command_id: &str) -> Result<Option<StoredCommand>, StoreError>;
 
+    /// Feed every stored command to `visit`, in no promised order, until it breaks (exports).
+    /// Returns how many were visited. The default reports that the backend cannot list them.
+    fn scan_commands(
+        &self,
+        _visit: &mut dyn FnMut(StoredCommand) -> std::ops::ControlFlow<()>,
+    ) -> Result<u64, StoreError> {
+        Err(StoreError::Invalid("this store cannot list its commands".into()))
+    }
+
     /// A watch on the head position of `$all`, for async live subscriptions.
     fn watch_head(&self) -> tokio::sync::watch::Receiver<Option<u64>>;
 
@@ -128,6 +151,15 @@ pub trait EventStore: Send + Sync + 'static {
 
     /// A secret kept with [`EventStore::put_secret`].
     fn get_secret(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
+
+    /// Feed every secret, key and value, to `visit` until it breaks (exports). Returns how many
+    /// were visited. The default reports that the backend cannot list them.
+    fn scan_secrets(
+        &self,
+        _visit: &mut dyn FnMut(&str, &[u8]) -> std::ops::ControlFlow<()>,
+    ) -> Result<u64, StoreError> {
+        Err(StoreError::Invalid("this store cannot list its secrets".into()))
+    }
 }
 
 /// A blocking live subscription to `$all`: catches up from a position, then follows new events.

@@ -124,6 +124,13 @@ impl EventStore for SledStore {
         self.writer.as_ref().ok_or(StoreError::Closed)?.append(request)
     }
 
+    fn append_many(&self, requests: Vec<AppendRequest>) -> Vec<Result<AppendResult, StoreError>> {
+        match self.writer.as_ref() {
+            Some(writer) => writer.append_many(requests),
+            None => requests.iter().map(|_| Err(StoreError::Closed)).collect(),
+        }
+    }
+
     fn read_stream(
         &self,
         stream: &str,
@@ -203,6 +210,25 @@ impl EventStore for SledStore {
         Ok((command.first_position < self.shared.visible_end()).then_some(command))
     }
 
+    fn scan_commands(
+        &self,
+        visit: &mut dyn FnMut(StoredCommand) -> std::ops::ControlFlow<()>,
+    ) -> Result<u64, StoreError> {
+        let end = self.shared.visible_end();
+        let mut count = 0;
+        for entry in self.trees.commands.iter() {
+            let command = codec::decode_command(&entry.map_err(backend)?.1)?;
+            if command.first_position >= end {
+                continue; // Not durable yet.
+            }
+            count += 1;
+            if visit(command).is_break() {
+                break;
+            }
+        }
+        Ok(count)
+    }
+
     fn watch_head(&self) -> tokio::sync::watch::Receiver<Option<u64>> {
         self.shared.head.subscribe()
     }
@@ -218,5 +244,19 @@ impl EventStore for SledStore {
 
     fn get_secret(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(self.trees.secrets.get(key.as_bytes()).map_err(backend)?.map(|value| value.to_vec()))
+    }
+
+    fn scan_secrets(&self, visit: &mut dyn FnMut(&str, &[u8]) -> std::ops::ControlFlow<()>) -> Result<u64, StoreError> {
+        let mut count = 0;
+        for entry in self.trees.secrets.iter() {
+            let (key, value) = entry.map_err(backend)?;
+            let key =
+                std::str::from_utf8(&key).map_err(|_| StoreError::Backend("a secret's key is not UTF-8".into()))?;
+            count += 1;
+            if visit(key, &value).is_break() {
+                break;
+            }
+        }
+        Ok(count)
     }
 }

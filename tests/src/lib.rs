@@ -54,11 +54,25 @@ pub async fn spawn_app() -> TestApp {
 
 /// Start the app on an existing data directory (used to restart on the same data).
 pub async fn spawn_app_in(data_dir: &Path) -> TestApp {
+    spawn_with_store(data_dir, None).await
+}
+
+/// Start the app on a shared event log (`--store`, e.g. a PostgreSQL URL): one of several
+/// instances serving the same campaigns.
+pub async fn spawn_app_on_store(store: &str) -> TestApp {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut app = spawn_with_store(dir.path(), Some(store)).await;
+    app._dir = Some(dir);
+    app
+}
+
+async fn spawn_with_store(data_dir: &Path, store: Option<&str>) -> TestApp {
     if std::env::var_os("TEST_LOG").is_some() {
         herald_api::telemetry::init(Default::default(), "debug");
     }
     let settings = Settings {
         data_dir: data_dir.to_path_buf(),
+        store: store.map(str::to_string),
         port: 0,
         admin_token: Some(ADMIN_TOKEN.to_string()),
         ..Settings::default()

@@ -1,5 +1,5 @@
 //! The web viewer for people (`/`): plain ES modules, HTML and CSS embedded in the binary, so it
-//! works offline and what the repository holds is exactly what is served (docs/adr/01).
+//! works offline and what the repository holds is exactly what is served (docs/adr/0002).
 //!
 //! The page reads the public `/v1` routes like any client; it has no route of its own but these.
 

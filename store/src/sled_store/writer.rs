@@ -65,11 +65,27 @@ impl Handle {
 
     /// Queue an append and wait for its durable result.
     pub(crate) fn append(&self, request: AppendRequest) -> Result<AppendResult, StoreError> {
-        validate(&request)?;
+        self.enqueue(request)?.recv().map_err(|_| StoreError::Closed)?
+    }
+
+    /// Queue every request, in order (the writer keeps queue order), then wait for each result.
+    pub(crate) fn append_many(&self, requests: Vec<AppendRequest>) -> Vec<Result<AppendResult, StoreError>> {
+        let answers: Vec<_> = requests.into_iter().map(|request| self.enqueue(request)).collect();
+        answers
+            .into_iter()
+            .map(|answer| answer.and_then(|answer| answer.recv().map_err(|_| StoreError::Closed)?))
+            .collect()
+    }
+
+    fn enqueue(
+        &self,
+        request: AppendRequest,
+    ) -> Result<crossbeam_channel::Receiver<Result<AppendResult, StoreError>>, StoreError> {
+        crate::validate::append(&request)?;
         let (reply, answer) = crossbeam_channel::bounded(1);
         let queue = self.queue.as_ref().ok_or(StoreError::Closed)?;
         queue.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
-        answer.recv().map_err(|_| StoreError::Closed)?
+        Ok(answer)
     }
 
     /// Close the queue, let the writer and flusher answer what is queued, and join them (the
@@ -82,23 +98,6 @@ impl Handle {
             }
         }
     }
-}
-
-/// Checks that need no state, done on the caller's thread to keep the writer free.
-fn validate(request: &AppendRequest) -> Result<(), StoreError> {
-    if request.events.is_empty() {
-        return Err(StoreError::Invalid("an append needs at least one event".into()));
-    }
-    if request.stream.is_empty() {
-        return Err(StoreError::Invalid("the stream name is empty".into()));
-    }
-    if request.stream.starts_with('$') {
-        return Err(StoreError::Invalid(format!("stream {} is reserved: names starting with $ are", request.stream)));
-    }
-    if request.stream.contains('\0') {
-        return Err(StoreError::Invalid("a stream name cannot contain NUL".into()));
-    }
-    Ok(())
 }
 
 struct Writer {

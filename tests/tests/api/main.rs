@@ -17,6 +17,7 @@ mod metrics;
 mod percentile_skirmish;
 mod registry;
 mod restart;
+mod scale_out;
 mod smoke;
 mod swift_swords;
 mod tamper;

@@ -1,0 +1,106 @@
+//! Following other processes' appends: `LISTEN` on the store's channel, plus a poll of the head.
+//!
+//! Every appending transaction notifies the channel with its last position; PostgreSQL delivers
+//! notifications at commit, in commit order. The listener keeps [`crate::EventStore::watch_head`]
+//! at the highest position heard of, so subscriptions and read models in this process wake up
+//! for appends made by any process. A notification can be missed while the listening connection
+//! is down, so the head is also read on every (re)connection and every [`POLL`].
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use deadpool_postgres::Pool;
+use futures_util::StreamExt;
+use tokio::sync::{mpsc, watch};
+use tokio_postgres::{AsyncMessage, NoTls};
+
+use super::{pool_error, reads};
+use crate::StoreError;
+
+/// Longest time between two reads of the head: the bound on how late this process hears of
+/// another's append if notifications are lost.
+pub(crate) const POLL: Duration = Duration::from_secs(1);
+/// Pause before connecting again after the listening connection failed.
+const RECONNECT: Duration = Duration::from_secs(1);
+
+/// Listen until the store's runtime shuts down.
+pub(crate) async fn run(
+    config: tokio_postgres::Config,
+    pool: Pool,
+    channel: String,
+    head: Arc<watch::Sender<Option<u64>>>,
+) {
+    loop {
+        if let Err(error) = listen(&config, &pool, &channel, &head).await {
+            tracing::warn!(%error, "the postgres listener lost its connection; reconnecting");
+        }
+        tokio::time::sleep(RECONNECT).await;
+    }
+}
+
+/// Raise the watch to `last` if that is further than it is.
+pub(crate) fn publish(head: &watch::Sender<Option<u64>>, last: Option<u64>) {
+    head.send_if_modified(|current| {
+        let moved = last > *current;
+        if moved {
+            *current = last;
+        }
+        moved
+    });
+}
+
+async fn listen(
+    config: &tokio_postgres::Config,
+    pool: &Pool,
+    channel: &str,
+    head: &watch::Sender<Option<u64>>,
+) -> Result<(), StoreError> {
+    let (client, mut connection) = config.connect(NoTls).await.map_err(super::backend)?;
+    let (notifications, mut heard) = mpsc::unbounded_channel();
+    // The connection delivers notifications only while it is polled; this task polls it.
+    let driver = tokio::spawn(async move {
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(message) = messages.next().await {
+            match message {
+                Ok(AsyncMessage::Notification(notification)) => {
+                    if notifications.send(notification.payload().parse::<u64>().ok()).is_err() {
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => return,
+            }
+        }
+    });
+    // The channel name is `herald_all_` and a checked schema name: nothing to escape.
+    let listening = client.batch_execute(&format!("LISTEN \"{channel}\"")).await.map_err(super::backend);
+    let result = match listening {
+        Ok(()) => follow(pool, head, &mut heard).await,
+        Err(error) => Err(error),
+    };
+    driver.abort();
+    result
+}
+
+/// Publish what is heard, and the head read every [`POLL`], until the connection ends.
+async fn follow(
+    pool: &Pool,
+    head: &watch::Sender<Option<u64>>,
+    heard: &mut mpsc::UnboundedReceiver<Option<u64>>,
+) -> Result<(), StoreError> {
+    let mut poll = tokio::time::interval(POLL);
+    loop {
+        tokio::select! {
+            notification = heard.recv() => match notification {
+                Some(Some(last)) => publish(head, Some(last)),
+                Some(None) => {}
+                None => return Err(StoreError::Backend("the listening connection closed".into())),
+            },
+            // The first tick is at once: anything committed before LISTEN took effect.
+            _ = poll.tick() => {
+                let client = pool.get().await.map_err(pool_error)?;
+                publish(head, reads::head(&client).await?);
+            }
+        }
+    }
+}

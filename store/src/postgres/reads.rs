@@ -1,0 +1,195 @@
+//! Reads: streams, `$all`, heads, commands and secrets.
+//!
+//! Every read is a plain committed read. `$all` needs no filter to stay gap-free: positions are
+//! assigned under the head lock, so a committed position implies every lower one is committed
+//! (docs/adr/0001-postgres-all-ordering.md).
+
+use std::ops::ControlFlow;
+
+use deadpool_postgres::{Object, Pool};
+
+use super::rows::{self, event_columns, COMMAND_COLUMNS};
+use super::{backend, bridge::Runtime, pool_error, to_i64};
+use crate::{Direction, EventRef, RecordedEvent, StoreError, StoredCommand};
+
+/// Events a replay of `$all` reads at a time; the next page is read while this one is visited.
+const REPLAY_PAGE: usize = 2048;
+/// Commands a scan reads at a time.
+const COMMAND_PAGE: i64 = 1024;
+
+/// The last position of `$all`, `None` for an empty log.
+pub(crate) async fn head(client: &Object) -> Result<Option<u64>, StoreError> {
+    let statement = client.prepare_cached("SELECT next_position FROM herald_head").await.map_err(backend)?;
+    let next: i64 = client.query_one(&statement, &[]).await.map_err(backend)?.try_get(0).map_err(backend)?;
+    Ok(u64::try_from(next).ok().and_then(|next| next.checked_sub(1)))
+}
+
+/// Up to `limit` events of `$all` from `from`, at most up to `to` (inclusive).
+async fn all_between(pool: &Pool, from: u64, to: u64, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let statement = client
+        .prepare_cached(concat!(
+            "SELECT ",
+            event_columns!(),
+            " FROM herald_events WHERE position >= $1 AND position <= $2 ORDER BY position LIMIT $3"
+        ))
+        .await
+        .map_err(backend)?;
+    let rows = client.query(&statement, &[&to_i64(from), &to_i64(to), &to_i64(limit as u64)]).await.map_err(backend)?;
+    rows.iter().map(rows::event).collect()
+}
+
+/// [`crate::EventStore::read_all`].
+pub(crate) async fn all(pool: &Pool, from: u64, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
+    all_between(pool, from, u64::MAX, limit).await
+}
+
+/// [`crate::EventStore::read_stream`].
+pub(crate) async fn stream(
+    pool: &Pool,
+    stream: &str,
+    from: u64,
+    direction: Direction,
+    limit: usize,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let sql = match direction {
+        Direction::Forwards => concat!(
+            "SELECT ",
+            event_columns!(),
+            " FROM herald_events WHERE stream = $1 AND version >= $2 ORDER BY version LIMIT $3"
+        ),
+        Direction::Backwards => concat!(
+            "SELECT ",
+            event_columns!(),
+            " FROM herald_events WHERE stream = $1 AND version <= $2 ORDER BY version DESC LIMIT $3"
+        ),
+    };
+    let statement = client.prepare_cached(sql).await.map_err(backend)?;
+    let rows = client.query(&statement, &[&stream, &to_i64(from), &to_i64(limit as u64)]).await.map_err(backend)?;
+    rows.iter().map(rows::event).collect()
+}
+
+/// [`crate::EventStore::stream_version`].
+pub(crate) async fn stream_version(pool: &Pool, stream: &str) -> Result<Option<u64>, StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let statement =
+        client.prepare_cached("SELECT version FROM herald_streams WHERE stream = $1").await.map_err(backend)?;
+    let Some(row) = client.query_opt(&statement, &[&stream]).await.map_err(backend)? else { return Ok(None) };
+    let version: i64 = row.try_get(0).map_err(backend)?;
+    u64::try_from(version).map(Some).map_err(|_| StoreError::Backend(format!("{stream} has version {version}")))
+}
+
+/// [`crate::EventStore::stored_command`].
+pub(crate) async fn command(pool: &Pool, command_id: &str) -> Result<Option<StoredCommand>, StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let statement = client
+        .prepare_cached(&format!("SELECT {COMMAND_COLUMNS} FROM herald_commands WHERE command_id = $1"))
+        .await
+        .map_err(backend)?;
+    client.query_opt(&statement, &[&command_id]).await.map_err(backend)?.as_ref().map(rows::command).transpose()
+}
+
+/// [`crate::EventStore::put_secret`].
+pub(crate) async fn put_secret(pool: &Pool, key: &str, value: &[u8]) -> Result<(), StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let statement = client
+        .prepare_cached(
+            "INSERT INTO herald_secrets (key, value) VALUES ($1, $2) \
+             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        )
+        .await
+        .map_err(backend)?;
+    client.execute(&statement, &[&key, &value]).await.map_err(backend)?;
+    Ok(())
+}
+
+/// [`crate::EventStore::get_secret`].
+pub(crate) async fn get_secret(pool: &Pool, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let statement = client.prepare_cached("SELECT value FROM herald_secrets WHERE key = $1").await.map_err(backend)?;
+    client.query_opt(&statement, &[&key]).await.map_err(backend)?.map(|row| row.try_get(0).map_err(backend)).transpose()
+}
+
+/// Every secret, by key.
+pub(crate) async fn all_secrets(pool: &Pool) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let rows = client.query("SELECT key, value FROM herald_secrets ORDER BY key", &[]).await.map_err(backend)?;
+    rows.iter().map(|row| Ok((row.try_get(0).map_err(backend)?, row.try_get(1).map_err(backend)?))).collect()
+}
+
+/// [`crate::EventStore::replay_all`]: pages of `$all` up to the head as it was when the replay
+/// started, the next page read on the store's runtime while the caller visits this one.
+pub(crate) fn replay_all(
+    runtime: &Runtime,
+    pool: &Pool,
+    from: u64,
+    visit: &mut dyn FnMut(EventRef<'_>) -> ControlFlow<()>,
+) -> Result<u64, StoreError> {
+    let reader = pool.clone();
+    let Some(end) = runtime.block_on(async move { head(&reader.get().await.map_err(pool_error)?).await })? else {
+        return Ok(0);
+    };
+    if from > end {
+        return Ok(0);
+    }
+    let (pages, incoming) = std::sync::mpsc::sync_channel::<Result<Vec<RecordedEvent>, StoreError>>(1);
+    let reader = pool.clone();
+    runtime.spawn(async move {
+        let mut next = from;
+        while next <= end {
+            let page = all_between(&reader, next, end, REPLAY_PAGE).await;
+            let last = page.as_ref().ok().and_then(|page| page.last().map(|event| event.position));
+            let empty = page.as_ref().map_or(true, Vec::is_empty);
+            // A closed channel means the visitor stopped: read no further.
+            if pages.send(page).is_err() || empty {
+                return;
+            }
+            next = last.map_or(u64::MAX, |position| position.saturating_add(1));
+        }
+    })?;
+    let mut count = 0;
+    for page in incoming {
+        for event in &page? {
+            count += 1;
+            if visit(event.as_ref()).is_break() {
+                return Ok(count);
+            }
+        }
+    }
+    Ok(count)
+}
+
+/// [`crate::EventStore::scan_commands`]: every command in `$all` order (each has its own first
+/// position), a page at a time.
+pub(crate) fn scan_commands(
+    runtime: &Runtime,
+    pool: &Pool,
+    visit: &mut dyn FnMut(StoredCommand) -> ControlFlow<()>,
+) -> Result<u64, StoreError> {
+    let mut after: i64 = -1;
+    let mut count = 0;
+    loop {
+        let (reader, from) = (pool.clone(), after);
+        let page = runtime.block_on(async move {
+            let client = reader.get().await.map_err(pool_error)?;
+            let statement = client
+                .prepare_cached(&format!(
+                    "SELECT {COMMAND_COLUMNS} FROM herald_commands WHERE first_position > $1 \
+                     ORDER BY first_position LIMIT $2"
+                ))
+                .await
+                .map_err(backend)?;
+            let rows = client.query(&statement, &[&from, &COMMAND_PAGE]).await.map_err(backend)?;
+            rows.iter().map(rows::command).collect::<Result<Vec<_>, _>>()
+        })?;
+        let Some(last) = page.last() else { return Ok(count) };
+        after = to_i64(last.first_position);
+        for command in page {
+            count += 1;
+            if visit(command).is_break() {
+                return Ok(count);
+            }
+        }
+    }
+}

@@ -1,0 +1,429 @@
+//! The writer task: group commit of every pending append in one transaction under the head lock.
+//!
+//! One task per store takes every request waiting, and in one transaction: locks the `$all`
+//! head row, reads the batch's stream heads and command ids (statements that start after the
+//! lock is held, so they see every append committed before it), plans the batch ([`super::plan`]),
+//! writes events, heads and commands, moves the head, notifies the other processes, and commits.
+//! Each group of statements is sent pipelined: two round trips and one WAL flush for the whole
+//! batch. The head watch moves before anyone is answered.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use deadpool_postgres::{Object, Pool};
+use tokio::sync::{mpsc, watch};
+use tokio_postgres::types::ToSql;
+
+use super::plan::{Committed, Outcome, Planner};
+use super::rows::{self, command_columns, event_columns};
+use super::{backend, bridge::Runtime, pool_error, to_i64};
+use crate::{AppendRequest, AppendResult, RecordedEvent, StoreError};
+
+/// Most requests one group commit takes, so one huge queue cannot delay every reply forever.
+const MAX_REQUESTS: usize = 1024;
+/// Most events one group commit takes (a request is never split).
+const MAX_EVENTS: usize = 16 * 1024;
+/// How long dropping the store waits for the writer to answer what is queued.
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
+
+type Reply = std::sync::mpsc::SyncSender<Result<AppendResult, StoreError>>;
+
+struct Job {
+    request: AppendRequest,
+    reply: Reply,
+}
+
+/// The store's end of the writer: its queue, and a signal that it has finished.
+pub(crate) struct Handle {
+    queue: Option<mpsc::UnboundedSender<Job>>,
+    finished: crossbeam_channel::Receiver<()>,
+}
+
+impl Handle {
+    /// Start the writer on `runtime`.
+    pub(crate) fn spawn(
+        runtime: &Runtime,
+        pool: Pool,
+        channel: String,
+        head: Arc<watch::Sender<Option<u64>>>,
+    ) -> Result<Self, StoreError> {
+        let (queue, jobs) = mpsc::unbounded_channel();
+        let (finish, finished) = crossbeam_channel::bounded(1);
+        runtime.spawn(async move {
+            run(pool, channel, head, jobs).await;
+            let _ = finish.send(());
+        })?;
+        Ok(Self { queue: Some(queue), finished })
+    }
+
+    /// Queue an append and wait for its committed result.
+    pub(crate) fn append(&self, request: AppendRequest) -> Result<AppendResult, StoreError> {
+        self.enqueue(request)?.recv().map_err(|_| StoreError::Closed)?
+    }
+
+    /// Queue every request, in order, then wait for each result.
+    pub(crate) fn append_many(&self, requests: Vec<AppendRequest>) -> Vec<Result<AppendResult, StoreError>> {
+        let answers: Vec<_> = requests.into_iter().map(|request| self.enqueue(request)).collect();
+        answers
+            .into_iter()
+            .map(|answer| answer.and_then(|answer| answer.recv().map_err(|_| StoreError::Closed)?))
+            .collect()
+    }
+
+    fn enqueue(
+        &self,
+        request: AppendRequest,
+    ) -> Result<std::sync::mpsc::Receiver<Result<AppendResult, StoreError>>, StoreError> {
+        crate::validate::append_without_nul(&request)?;
+        let (reply, answer) = std::sync::mpsc::sync_channel(1);
+        let queue = self.queue.as_ref().ok_or(StoreError::Closed)?;
+        queue.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
+        Ok(answer)
+    }
+
+    /// Close the queue and wait (a while) for the writer to answer what is queued.
+    pub(crate) fn shutdown(mut self) {
+        drop(self.queue.take());
+        if self.finished.recv_timeout(SHUTDOWN_WAIT).is_err() {
+            tracing::warn!("the postgres writer did not finish its queue in time");
+        }
+    }
+}
+
+async fn run(
+    pool: Pool,
+    channel: String,
+    head: Arc<watch::Sender<Option<u64>>>,
+    mut jobs: mpsc::UnboundedReceiver<Job>,
+) {
+    while let Some(first) = jobs.recv().await {
+        let mut events = first.request.events.len();
+        let mut batch = vec![first];
+        while batch.len() < MAX_REQUESTS && events < MAX_EVENTS {
+            match jobs.try_recv() {
+                Ok(job) => {
+                    events += job.request.events.len();
+                    batch.push(job);
+                }
+                Err(_) => break,
+            }
+        }
+        let (mut requests, replies): (Vec<AppendRequest>, Vec<Reply>) =
+            batch.into_iter().map(|job| (job.request, job.reply)).unzip();
+        let (results, last) = match commit(&pool, &channel, &mut requests).await {
+            Ok(done) => done,
+            Err(error) => (requests.iter().map(|_| Err(error.clone())).collect(), None),
+        };
+        if last.is_some() {
+            super::listener::publish(&head, last);
+        }
+        for (reply, result) in replies.into_iter().zip(results) {
+            // The caller may have gone away; its append is committed all the same.
+            let _ = reply.send(result);
+        }
+    }
+}
+
+/// Each request's result and, when the batch wrote, the last position it wrote.
+type Committing = (Vec<Result<AppendResult, StoreError>>, Option<u64>);
+
+/// One transaction for the batch. On any error the connection is rolled back (or dropped), so
+/// the pool never hands out a connection inside a transaction.
+async fn commit(pool: &Pool, channel: &str, requests: &mut [AppendRequest]) -> Result<Committing, StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let result = transaction(&client, channel, requests).await;
+    if result.is_err() && client.batch_execute("ROLLBACK").await.is_err() {
+        drop(Object::take(client));
+    }
+    result
+}
+
+async fn transaction(client: &Object, channel: &str, requests: &mut [AppendRequest]) -> Result<Committing, StoreError> {
+    let statements = Statements::prepare(client).await?;
+    let mut streams: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
+    streams.sort_unstable();
+    streams.dedup();
+    let command_ids: Vec<&str> = requests.iter().filter_map(|request| request.command_id.as_deref()).collect();
+
+    // Pipelined: the reads run after the lock is granted, each with a snapshot that includes
+    // every append committed before it.
+    let (command_params, stream_params): ([&(dyn ToSql + Sync); 1], [&(dyn ToSql + Sync); 1]) =
+        ([&command_ids], [&streams]);
+    // `biased`: polled, and so sent, in this order; the first failure is the cause, the rest
+    // only report the aborted transaction.
+    let (begun, head, committed_commands, heads) = tokio::join!(
+        biased;
+        client.batch_execute("BEGIN"),
+        client.query_one(&statements.lock_head, &[]),
+        client.query(&statements.commands, &command_params),
+        client.query(&statements.heads, &stream_params),
+    );
+    begun.map_err(backend)?;
+    let (head, committed_commands, heads) =
+        (head.map_err(backend)?, committed_commands.map_err(backend)?, heads.map_err(backend)?);
+    let next: i64 = head.try_get(0).map_err(backend)?;
+    let mut committed = Committed {
+        next: u64::try_from(next).map_err(|_| StoreError::Backend(format!("the $all head is {next}")))?,
+        heads: Default::default(),
+        commands: Default::default(),
+    };
+    for row in &heads {
+        let (stream, version): (String, i64) = (row.try_get(0).map_err(backend)?, row.try_get(1).map_err(backend)?);
+        let version = u64::try_from(version).map_err(|_| StoreError::Backend(format!("{stream} at {version}")))?;
+        committed.heads.insert(stream, version);
+    }
+    for row in &committed_commands {
+        let command = rows::command(row)?;
+        committed.commands.insert(command.command_id.clone(), command);
+    }
+
+    let mut planner = Planner::new(committed);
+    let outcomes: Vec<Outcome> = requests.iter_mut().map(|request| planner.plan(request)).collect();
+    let mut results: Vec<Result<AppendResult, StoreError>> = Vec::with_capacity(outcomes.len());
+    let writes: Vec<(&AppendRequest, &AppendResult)> = requests
+        .iter()
+        .zip(&outcomes)
+        .filter_map(|(request, outcome)| match outcome {
+            Outcome::Write(result) => Some((request, result)),
+            _ => None,
+        })
+        .collect();
+    let wrote = !writes.is_empty();
+    if wrote {
+        let written = Written::new(&writes, planner.written_heads());
+        let last = planner.next() - 1;
+        let head_after = to_i64(planner.next());
+        let last_text = last.to_string();
+        let events: [&(dyn ToSql + Sync); 14] = [
+            &written.positions,
+            &written.streams,
+            &written.versions,
+            &written.ids,
+            &written.types,
+            &written.schemas,
+            &written.recorded_at,
+            &written.recorded_nanos,
+            &written.actors,
+            &written.command_ids,
+            &written.correlation_ids,
+            &written.causation_ids,
+            &written.rules,
+            &written.data,
+        ];
+        let heads: [&(dyn ToSql + Sync); 2] = [&written.head_streams, &written.head_versions];
+        let commands: [&(dyn ToSql + Sync); 6] = [
+            &written.commands.ids,
+            &written.commands.streams,
+            &written.commands.bodies,
+            &written.commands.first_versions,
+            &written.commands.last_versions,
+            &written.commands.first_positions,
+        ];
+        let (head_param, notify): ([&(dyn ToSql + Sync); 1], [&(dyn ToSql + Sync); 2]) =
+            ([&head_after], [&channel, &last_text]);
+        let written = tokio::join!(
+            biased;
+            client.execute(&statements.insert_events, &events),
+            client.execute(&statements.upsert_heads, &heads),
+            client.execute(&statements.insert_commands, &commands),
+            client.execute(&statements.set_head, &head_param),
+            client.execute(&statements.notify, &notify),
+            // After a failed statement COMMIT answers ROLLBACK without an error: the first
+            // failure above is what is reported.
+            client.batch_execute("COMMIT"),
+        );
+        let failed = [written.0, written.1, written.2, written.3, written.4].into_iter().find_map(Result::err);
+        if let Some(error) = failed.or(written.5.err()) {
+            return Err(match backend(error) {
+                StoreError::Backend(message) => StoreError::Backend(format!("append transaction failed: {message}")),
+                other => other,
+            });
+        }
+    }
+    // Repeats of commands committed before this batch: their events, as first written.
+    let mut replays = Vec::new();
+    for outcome in &outcomes {
+        if let Outcome::ReplayCommitted(stored) = outcome {
+            let to = stored.first_position.saturating_add(stored.last_version.saturating_sub(stored.first_version));
+            let rows = client
+                .query(&statements.events_between, &[&to_i64(stored.first_position), &to_i64(to)])
+                .await
+                .map_err(backend)?;
+            let events = rows.iter().map(rows::event).collect::<Result<Vec<RecordedEvent>, _>>()?;
+            replays.push(Ok(AppendResult { events, stream_version: stored.last_version, replayed: true }));
+        }
+    }
+    if !wrote {
+        client.batch_execute("COMMIT").await.map_err(backend)?;
+    }
+    let mut replays = replays.into_iter();
+    for outcome in outcomes {
+        let result = match outcome {
+            Outcome::Done(result) => result,
+            Outcome::Write(result) => Ok(result),
+            Outcome::ReplayOf(first) => match results.get(first) {
+                Some(Ok(result)) => Ok(AppendResult { replayed: true, ..result.clone() }),
+                Some(Err(error)) => Err(error.clone()),
+                None => Err(StoreError::Backend("replay of an unknown request in the batch".into())),
+            },
+            Outcome::ReplayCommitted(_) => replays
+                .next()
+                .unwrap_or_else(|| Err(StoreError::Backend("a replayed command was not read back".into()))),
+        };
+        results.push(result);
+    }
+    Ok((results, wrote.then(|| planner.next() - 1)))
+}
+
+/// The batch's writes as column arrays, one parameter per column (`UNNEST` inserts them all in
+/// one statement).
+struct Written<'a> {
+    positions: Vec<i64>,
+    streams: Vec<&'a str>,
+    versions: Vec<i64>,
+    ids: Vec<uuid::Uuid>,
+    types: Vec<&'a str>,
+    schemas: Vec<i64>,
+    recorded_at: Vec<DateTime<Utc>>,
+    recorded_nanos: Vec<i32>,
+    actors: Vec<&'a str>,
+    command_ids: Vec<Option<&'a str>>,
+    correlation_ids: Vec<Option<&'a str>>,
+    causation_ids: Vec<Option<&'a str>>,
+    rules: Vec<&'a str>,
+    data: Vec<&'a str>,
+    head_streams: Vec<&'a str>,
+    head_versions: Vec<i64>,
+    commands: Commands<'a>,
+}
+
+#[derive(Default)]
+struct Commands<'a> {
+    ids: Vec<&'a str>,
+    streams: Vec<&'a str>,
+    bodies: Vec<Option<String>>,
+    first_versions: Vec<i64>,
+    last_versions: Vec<i64>,
+    first_positions: Vec<i64>,
+}
+
+impl<'a> Written<'a> {
+    /// The columns of `writes`, each a request (its events already moved into its result) and
+    /// what it writes; `heads` are the written streams' last versions.
+    fn new(
+        writes: &[(&'a AppendRequest, &'a AppendResult)],
+        heads: &'a std::collections::HashMap<String, u64>,
+    ) -> Self {
+        let count = writes.iter().map(|(_, result)| result.events.len()).sum();
+        let mut written = Self {
+            positions: Vec::with_capacity(count),
+            streams: Vec::with_capacity(count),
+            versions: Vec::with_capacity(count),
+            ids: Vec::with_capacity(count),
+            types: Vec::with_capacity(count),
+            schemas: Vec::with_capacity(count),
+            recorded_at: Vec::with_capacity(count),
+            recorded_nanos: Vec::with_capacity(count),
+            actors: Vec::with_capacity(count),
+            command_ids: Vec::with_capacity(count),
+            correlation_ids: Vec::with_capacity(count),
+            causation_ids: Vec::with_capacity(count),
+            rules: Vec::with_capacity(count),
+            data: Vec::with_capacity(count),
+            head_streams: heads.keys().map(String::as_str).collect(),
+            head_versions: heads.values().map(|version| to_i64(*version)).collect(),
+            commands: Commands::default(),
+        };
+        for event in writes.iter().flat_map(|(_, result)| &result.events) {
+            written.positions.push(to_i64(event.position));
+            written.streams.push(&event.stream);
+            written.versions.push(to_i64(event.version));
+            written.ids.push(event.id);
+            written.types.push(&event.event_type);
+            written.schemas.push(i64::from(event.schema));
+            written.recorded_at.push(rows::micros(event.recorded_at));
+            written.recorded_nanos.push(rows::nanos(event.recorded_at));
+            written.actors.push(&event.actor);
+            written.command_ids.push(event.command_id.as_deref());
+            written.correlation_ids.push(event.correlation_id.as_deref());
+            written.causation_ids.push(event.causation_id.as_deref());
+            written.rules.push(&event.rules);
+            written.data.push(event.data.get());
+        }
+        for (request, result) in writes {
+            let (Some(command_id), Some(first), Some(last)) =
+                (request.command_id.as_deref(), result.events.first(), result.events.last())
+            else {
+                continue;
+            };
+            written.commands.ids.push(command_id);
+            written.commands.streams.push(&request.stream);
+            written.commands.bodies.push(request.command.as_ref().map(|command| command.to_string()));
+            written.commands.first_versions.push(to_i64(first.version));
+            written.commands.last_versions.push(to_i64(last.version));
+            written.commands.first_positions.push(to_i64(first.position));
+        }
+        written
+    }
+}
+
+/// The writer's statements, prepared once per connection.
+struct Statements {
+    lock_head: tokio_postgres::Statement,
+    commands: tokio_postgres::Statement,
+    heads: tokio_postgres::Statement,
+    insert_events: tokio_postgres::Statement,
+    upsert_heads: tokio_postgres::Statement,
+    insert_commands: tokio_postgres::Statement,
+    set_head: tokio_postgres::Statement,
+    notify: tokio_postgres::Statement,
+    events_between: tokio_postgres::Statement,
+}
+
+impl Statements {
+    async fn prepare(client: &Object) -> Result<Self, StoreError> {
+        let prepare = |sql: &'static str| async move { client.prepare_cached(sql).await.map_err(backend) };
+        Ok(Self {
+            lock_head: prepare("SELECT next_position FROM herald_head FOR UPDATE").await?,
+            commands: prepare(concat!(
+                "SELECT ",
+                command_columns!(),
+                " FROM herald_commands WHERE command_id = ANY($1)"
+            ))
+            .await?,
+            heads: prepare("SELECT stream, version FROM herald_streams WHERE stream = ANY($1)").await?,
+            insert_events: prepare(
+                "INSERT INTO herald_events (position, stream, version, id, event_type, schema, recorded_at, \
+                 recorded_nanos, actor, command_id, correlation_id, causation_id, rules, data) \
+                 SELECT position, stream, version, id, event_type, schema, recorded_at, recorded_nanos, actor, \
+                 command_id, correlation_id, causation_id, rules, data::json \
+                 FROM UNNEST($1::int8[], $2::text[], $3::int8[], $4::uuid[], $5::text[], $6::int8[], \
+                 $7::timestamptz[], $8::int4[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], \
+                 $14::text[]) AS e(position, stream, version, id, event_type, schema, recorded_at, recorded_nanos, \
+                 actor, command_id, correlation_id, causation_id, rules, data)",
+            )
+            .await?,
+            upsert_heads: prepare(
+                "INSERT INTO herald_streams (stream, version) SELECT * FROM UNNEST($1::text[], $2::int8[]) \
+                 ON CONFLICT (stream) DO UPDATE SET version = EXCLUDED.version",
+            )
+            .await?,
+            insert_commands: prepare(
+                "INSERT INTO herald_commands (command_id, stream, command, first_version, last_version, \
+                 first_position) SELECT command_id, stream, command::json, first_version, last_version, \
+                 first_position FROM UNNEST($1::text[], $2::text[], $3::text[], $4::int8[], $5::int8[], \
+                 $6::int8[]) AS c(command_id, stream, command, first_version, last_version, first_position)",
+            )
+            .await?,
+            set_head: prepare("UPDATE herald_head SET next_position = $1").await?,
+            notify: prepare("SELECT pg_notify($1, $2)").await?,
+            events_between: prepare(concat!(
+                "SELECT ",
+                event_columns!(),
+                " FROM herald_events WHERE position >= $1 AND position <= $2 ORDER BY position"
+            ))
+            .await?,
+        })
+    }
+}
