@@ -392,3 +392,19 @@ async fn an_overlong_name_or_label_is_refused_naming_the_field_and_the_limit() {
     assert_rule(&refused, 422, "request.text_too_long", "herald: docs/API.md \"Limits\"");
     app.stop().await;
 }
+
+/// Issue 15: a participant cannot lengthen a battle's stream at will with entropy: four
+/// contributions each, before the first roll (docs/DICE.md).
+#[tokio::test]
+async fn a_participant_contributes_entropy_at_most_four_times() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let battle = create_sample(&app, &cast).await;
+    for n in 0..4 {
+        ok(&app, &battle.at("/entropy"), &cast.bob, json!({"entropy": format!("bob {n}")})).await;
+    }
+    let fifth = app.request("POST", &battle.at("/entropy"), Some(&cast.bob), Some(json!({"entropy": "again"}))).await;
+    assert_rule(&fifth, 422, "coalition.battle.entropy_limit", "herald: docs/DICE.md");
+    ok(&app, &battle.at("/entropy"), &cast.alice, json!({"entropy": "alice has her own four"})).await;
+    app.stop().await;
+}

@@ -272,6 +272,9 @@ fn contribute_entropy(state: &BattleState, entropy: &str, ctx: &Context) -> Resu
             SERVICE_RULES,
         ));
     }
+    // Issue 15: nobody may lengthen the stream at will (the shared dice caps, docs/DICE.md).
+    let mine = state.contributors.iter().filter(|by| **by == ctx.actor.id).count();
+    crate::dice::check_contribution_caps(state.contributions.len(), mine, "coalition.battle")?;
     Ok(vec![BattleEvent::EntropyContributed { by: ctx.actor.id.clone(), entropy: entropy.to_string() }])
 }
 

@@ -134,6 +134,9 @@ pub struct BattleState {
     pub seed_commitment: Option<String>,
     /// Entropy contributions, in order.
     pub contributions: Vec<String>,
+    /// Who made each of `contributions`, in the same order.
+    #[serde(default)]
+    pub contributors: Vec<String>,
     /// The next ChaCha20 word the tape will examine.
     pub next_word: u64,
     /// The winner, once decided.
@@ -271,7 +274,10 @@ impl BattleState {
                 self.options = options.clone();
                 self.seed_commitment = Some(seed_commitment.clone());
             }
-            BattleEvent::EntropyContributed { entropy, .. } => self.contributions.push(entropy.clone()),
+            BattleEvent::EntropyContributed { entropy, by } => {
+                self.contributions.push(entropy.clone());
+                self.contributors.push(by.clone());
+            }
             BattleEvent::JudgeRolled(rolled) => self.next_word = rolled.next_word,
             BattleEvent::StrategySubmitted { side, strategy, by, at, army, attempt, departure, contingency } => {
                 let text = Strategy {
