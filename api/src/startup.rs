@@ -56,7 +56,7 @@ impl Application {
             println!("herald: generated admin token (shown only this once, keep it safe):\n  {token}");
         }
         let state = web::Data::new(AppState {
-            service: Service::new(store.clone(), catalog),
+            service: Service::new(store.clone(), catalog.clone()),
             tokens,
             metrics: Metrics::new()?,
             store,
@@ -67,7 +67,7 @@ impl Application {
                 settings.live_readers.anonymous,
             ),
         });
-        catch_up_in_background(state.clone());
+        catch_up_in_background(state.clone(), catalog);
         let listener = TcpListener::bind((settings.bind, settings.port))?;
         let port = listener.local_addr()?.port();
         tracing::info!(address = %settings.bind, port, store = %location.describe(), "herald listening");
@@ -155,9 +155,9 @@ impl Application {
 /// port is open (and `/healthz` and `/readyz` answer) from the first moment; complete the
 /// follow-ups a crash may have left undone; then keep folding what other processes append
 /// ([`follow`]).
-fn catch_up_in_background(state: web::Data<AppState>) {
+fn catch_up_in_background(state: web::Data<AppState>, catalog: Arc<Catalog>) {
     let spawned = std::thread::Builder::new().name("catch-up".into()).spawn(move || {
-        let (store, catalog) = (state.store.clone(), state.service.catalog());
+        let store = state.store.clone();
         let started = Instant::now();
         let head = store.head_position().ok().flatten().map_or(0, |position| position + 1);
         tracing::info!(events = head, "catching up with the log");
@@ -197,7 +197,10 @@ fn catch_up_in_background(state: web::Data<AppState>) {
             "caught up: ready"
         );
         let (weak, head) = (Arc::downgrade(&store), store.watch_head());
+        // Following must not keep the store open: a stopped server's store closes (and its
+        // sled lock is released) once the app's state is gone.
         drop(store);
+        drop(state);
         follow(weak, head, &catalog);
     });
     if let Err(error) = spawned {

@@ -141,10 +141,14 @@ async fn concurrent_writes_without_if_match_all_land_with_gap_free_versions() {
     let battle = create_sample(&app, &cast).await;
     // Writers to one stream take turns in the application service, so every one lands, in
     // some order, with no version skipped or reused.
+    // (A judge's rolls: entropy would do, but a participant may contribute only four times.)
+    let path = format!("/v1/streams/{}/rolls", battle.stream);
     let writes = (0..24).map(|i| {
-        let (token, path) = (if i % 2 == 0 { &cast.alice } else { &cast.bob }, battle.at("/entropy"));
-        let app = &app;
-        async move { app.request("POST", &path, Some(token), Some(json!({"entropy": format!("e{i}")}))).await }
+        let (app, path, judge) = (&app, &path, &cast.judge);
+        async move {
+            let roll = json!({"expression": "1d6", "purpose": format!("roll {i}")});
+            app.request("POST", path, Some(judge), Some(roll)).await
+        }
     });
     let replies = futures_util::future::join_all(writes).await;
     for reply in &replies {
