@@ -82,7 +82,21 @@ struct Redactor<'a> {
     streams: HashMap<String, Option<Entry>>,
 }
 
+/// The stream where issuing a token is audited (`auth.TokenIssued`): who holds which role, for
+/// admins only (issue 15: an anonymous reader listed every token's id, role, player and label).
+const TOKENS_STREAM: &str = "tokens";
+
+/// Whether `viewer` may read the events of `stream` at all.
+fn may_read(stream: &str, viewer: &Viewer) -> bool {
+    stream != TOKENS_STREAM || viewer.role == herald_domain::Role::Admin
+}
+
 impl Redactor<'_> {
+    /// Whether this reader may see `event` at all (listings skip the others).
+    fn visible(&self, event: &RecordedEvent) -> bool {
+        may_read(&event.stream, &self.viewer)
+    }
+
     fn view(&mut self, event: &RecordedEvent) -> EventView {
         let catalog = self.catalog;
         let current = self.streams.entry(event.stream.clone()).or_insert_with(|| catalog.entry(&event.stream));
@@ -133,7 +147,7 @@ pub async fn all_events(
             for event in &batch {
                 position = event.position + 1;
                 scanned += 1;
-                if filter.matches(event) {
+                if filter.matches(event) && redactor.visible(event) {
                     events.push(redactor.view(event));
                     if events.len() == limit {
                         return Ok(EventPage { events, next: Some(position) });
@@ -158,6 +172,7 @@ pub async fn all_events(
     responses(
         (status = 200, description = "a page of events; the ETag is the stream's version", body = EventPage),
         (status = 400, description = "bad paging or filter", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "the `tokens` stream is for admins", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/streams/{stream}/events")]
@@ -177,6 +192,13 @@ pub async fn stream_events(
     });
     let state = state(&req)?;
     let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    if !may_read(&stream, &viewer) {
+        return Err(ApiError::Forbidden {
+            code: "forbidden".into(),
+            detail: format!("the {stream} stream (who holds which token) is for admins"),
+            rule: None,
+        });
+    }
     let (page, version) = blocking(move || {
         let version =
             state.store.stream_version(&stream)?.ok_or_else(|| ApiError::NotFound(format!("no stream {stream}")))?;
@@ -259,7 +281,7 @@ fn live_chunk(
     let mut next = batch.first().map_or(0, |event| event.position);
     for event in batch {
         next = event.position + 1;
-        if filter.matches(event) {
+        if filter.matches(event) && redactor.visible(event) {
             let view = redactor.view(event);
             let data = serde_json::to_string(&view).unwrap_or_else(|_| "{}".into());
             text.push_str(&format!("id: {}\nevent: {}\ndata: {data}\n\n", view.position, view.event_type));

@@ -117,5 +117,16 @@ async fn a_token_says_who_it_is_and_its_issue_is_audited_without_the_secret() {
     assert_eq!(event["data"]["id"], id);
     assert_eq!(event["actor"], "token:admin");
     assert!(!event.to_string().contains(token), "the secret never enters the log");
+
+    // Issue 15: who holds which token is for admins: the stream answers 403 to anyone else, and
+    // $all leaves its events out for them.
+    for reader in [None, Some(token)] {
+        let listing = app.request("GET", "/v1/streams/tokens/events", reader, None).await;
+        assert_eq!(listing.status, 403, "{:#}", listing.body);
+        let all = app.request("GET", "/v1/events?limit=1000", reader, None).await;
+        assert!(!all.body.to_string().contains("auth.TokenIssued"), "{:#}", all.body);
+    }
+    let all = app.request("GET", "/v1/events?limit=1000", Some(ADMIN_TOKEN), None).await;
+    assert!(all.body.to_string().contains("auth.TokenIssued"), "admins still audit them");
     app.stop().await;
 }
