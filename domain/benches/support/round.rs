@@ -37,9 +37,11 @@ impl Scenario {
     }
 }
 
-/// The player controlling army `index`.
+/// The player controlling army `index`: armies alternate teams (see [`army`]), and a player
+/// controls armies of one team only (seed 003 ch. 5), so even players take the coalition's
+/// armies and odd players Phyrexia's, [`ARMIES_PER_PLAYER`] each.
 pub fn player(index: usize) -> String {
-    format!("player {:03}", index / ARMIES_PER_PLAYER)
+    format!("player {:03}", (index / (2 * ARMIES_PER_PLAYER)) * 2 + index % 2)
 }
 
 /// Turn `turn`'s clock: opened at midnight, orders at 01:00, deadline 12:00, locked and
