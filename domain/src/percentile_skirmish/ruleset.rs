@@ -101,10 +101,7 @@ impl Ruleset for PercentileSkirmish {
 
     fn summary(state: &SkirmishState) -> Summary {
         Summary {
-            status: serde_json::to_value(state.phase)
-                .ok()
-                .and_then(|phase| phase.as_str().map(String::from))
-                .unwrap_or_default(),
+            status: crate::ruleset::status_word(&state.phase),
             ended: state.ended(),
             turn: Some(state.turn),
             participants: state.participants.iter().map(|p| p.name.clone()).collect(),
@@ -113,7 +110,7 @@ impl Ruleset for PercentileSkirmish {
     }
 
     fn picture(stream: &str, version: u64, state: &SkirmishState, _: &Viewer) -> Option<String> {
-        let id = stream.strip_prefix("battle-").unwrap_or(stream);
+        let id = crate::ruleset::battle_id(stream);
         Some(table_svg(state, &format!("battle {id} at version {version}")))
     }
 

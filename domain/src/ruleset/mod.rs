@@ -24,6 +24,17 @@ use crate::{dice::JudgeRoll, viewer::Viewer, Actor, Decider, RuleError};
 /// everywhere and the OpenAPI document can discriminate every payload by its `type`.
 pub const EVENT_SCHEMA: u32 = 2;
 
+/// A battle's id from its stream name (`battle-<uuid>` → `<uuid>`): what views and pictures
+/// show of it.
+pub fn battle_id(stream: &str) -> &str {
+    stream.strip_prefix("battle-").unwrap_or(stream)
+}
+
+/// The word a unit-variant enum (a battle's phase) serialises to, for a listing's `status`.
+pub fn status_word(phase: &impl Serialize) -> String {
+    serde_json::to_value(phase).ok().and_then(|value| value.as_str().map(String::from)).unwrap_or_default()
+}
+
 /// A schema-1 payload, upcast to schema 2: its tag becomes the envelope's type. Payloads are
 /// upcast when read, never rewritten.
 pub fn upcast_v1_tag(event_type: &str, data: &Value) -> Value {

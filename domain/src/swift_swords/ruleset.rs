@@ -83,10 +83,7 @@ impl Ruleset for SwiftSwords {
 
     fn summary(state: &SwiftSwordsState) -> Summary {
         Summary {
-            status: serde_json::to_value(state.phase)
-                .ok()
-                .and_then(|phase| phase.as_str().map(String::from))
-                .unwrap_or_default(),
+            status: crate::ruleset::status_word(&state.phase),
             ended: state.ended(),
             turn: Some(state.round),
             participants: state.sides.iter().map(|side| side.name.clone()).collect(),
@@ -95,7 +92,7 @@ impl Ruleset for SwiftSwords {
     }
 
     fn picture(stream: &str, version: u64, state: &SwiftSwordsState, _: &Viewer) -> Option<String> {
-        let id = stream.strip_prefix("battle-").unwrap_or(stream);
+        let id = crate::ruleset::battle_id(stream);
         Some(zones_svg(state, &format!("battle {id} at version {version}")))
     }
 

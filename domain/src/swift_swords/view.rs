@@ -441,7 +441,7 @@ impl SwiftSwordsView {
             })
             .collect();
         Self {
-            id: stream.strip_prefix("battle-").unwrap_or(stream).to_string(),
+            id: crate::ruleset::battle_id(stream).to_string(),
             stream: stream.to_string(),
             version,
             ruleset: "swift-swords".into(),

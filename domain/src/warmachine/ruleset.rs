@@ -74,10 +74,7 @@ impl Ruleset for Warmachine {
 
     fn summary(state: &WarmachineState) -> Summary {
         Summary {
-            status: serde_json::to_value(state.phase)
-                .ok()
-                .and_then(|phase| phase.as_str().map(String::from))
-                .unwrap_or_default(),
+            status: crate::ruleset::status_word(&state.phase),
             ended: state.ended(),
             turn: Some(state.turn),
             participants: state.players.iter().map(|player| player.name.clone()).collect(),
@@ -86,7 +83,7 @@ impl Ruleset for Warmachine {
     }
 
     fn picture(stream: &str, version: u64, state: &WarmachineState, _: &Viewer) -> Option<String> {
-        let id = stream.strip_prefix("battle-").unwrap_or(stream);
+        let id = crate::ruleset::battle_id(stream);
         Some(table_svg(state, &format!("battle {id} at version {version}")))
     }
 

@@ -225,7 +225,7 @@ impl WarmachineView {
             _ => Vec::new(),
         };
         Self {
-            id: stream.strip_prefix("battle-").unwrap_or(stream).to_string(),
+            id: crate::ruleset::battle_id(stream).to_string(),
             stream: stream.to_string(),
             version,
             ruleset: <Warmachine as crate::ruleset::Ruleset>::ID.to_string(),

@@ -101,7 +101,7 @@ impl Ruleset for ZoneRpg {
     }
 
     fn picture(stream: &str, version: u64, state: &ZoneRpgState, viewer: &Viewer) -> Option<String> {
-        let id = stream.strip_prefix("battle-").unwrap_or(stream);
+        let id = crate::ruleset::battle_id(stream);
         Some(zones_svg(state, viewer, &format!("fight {id} at version {version}")))
     }
 

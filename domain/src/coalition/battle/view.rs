@@ -218,7 +218,7 @@ impl BattleView {
             }
         }
         Self {
-            id: stream.strip_prefix("battle-").unwrap_or(stream).to_string(),
+            id: crate::ruleset::battle_id(stream).to_string(),
             stream: stream.to_string(),
             ruleset: <CoalitionBattle as crate::ruleset::Ruleset>::ID.to_string(),
             rules: <CoalitionBattle as crate::Decider>::RULES.to_string(),

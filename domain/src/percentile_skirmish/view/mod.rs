@@ -219,7 +219,7 @@ impl SkirmishView {
             }
         });
         Self {
-            id: stream.strip_prefix("battle-").unwrap_or(stream).to_string(),
+            id: crate::ruleset::battle_id(stream).to_string(),
             stream: stream.to_string(),
             version,
             ruleset: "percentile-skirmish".into(),

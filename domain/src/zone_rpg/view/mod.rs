@@ -137,7 +137,7 @@ impl ZoneRpgView {
             })
             .collect();
         Self {
-            id: stream.strip_prefix("battle-").unwrap_or(stream).to_string(),
+            id: crate::ruleset::battle_id(stream).to_string(),
             stream: stream.to_string(),
             version,
             ruleset: "zone-rpg".into(),
