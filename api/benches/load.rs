@@ -279,6 +279,7 @@ fn write_campaign(dir: &Path, sizes: &Sizes) -> Campaign {
             idempotency_key: None,
             correlation_id: None,
             expected_version: None,
+            scope: herald_api::auth::Scope::Host,
         };
         service.execute_as::<CoalitionCampaign>(&stream, &command, meta).expect("the command is accepted");
     };
@@ -335,6 +336,7 @@ fn write_million(dir: &Path, total: u64) -> u64 {
         idempotency_key: None,
         correlation_id: None,
         expected_version: None,
+        scope: herald_api::auth::Scope::Host,
     };
     let created = service
         .execute_as::<herald_domain::coalition::battle::CoalitionBattle>(&sample, &create, meta)

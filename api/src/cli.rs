@@ -75,6 +75,9 @@ pub struct ServeArgs {
     /// Live event streams open at once, in all [default: 512].
     #[arg(long, env = "HERALD_MAX_LIVE_READERS", global = true)]
     pub max_live_readers: Option<usize>,
+    /// Who may read /metrics [default: public].
+    #[arg(long, env = "HERALD_METRICS", global = true)]
+    pub metrics: Option<crate::config::MetricsExposure>,
 }
 
 impl ServeArgs {
@@ -104,6 +107,9 @@ impl ServeArgs {
         }
         if let Some(total) = self.max_live_readers {
             settings.live_readers.total = total;
+        }
+        if let Some(exposure) = self.metrics {
+            settings.metrics = exposure;
         }
         Ok(settings)
     }

@@ -26,6 +26,25 @@ pub struct Settings {
     pub log_filter: String,
     /// Limits on open live event streams (`GET /v1/events/live`).
     pub live_readers: LiveReaderLimits,
+    /// Who may read `/metrics`: `public` (the default), `admin` or `off`.
+    pub metrics: MetricsExposure,
+}
+
+/// Who may read `/metrics` (`metrics` in the config file, `--metrics`, `HERALD_METRICS`).
+///
+/// The figures say how busy the host is and how many events it holds, nothing of any battle;
+/// `public` suits a scraper on a private network, `admin` a host on the open internet (scrape
+/// with an admin token as the bearer), `off` a host that does not want them served at all.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum MetricsExposure {
+    /// Anyone may read them.
+    #[default]
+    Public,
+    /// Only with an admin token of the host.
+    Admin,
+    /// Not served (404).
+    Off,
 }
 
 /// How many live event streams may be open at once (`[live_readers]` in the config file).
@@ -68,6 +87,7 @@ impl Default for Settings {
             log_format: LogFormat::Pretty,
             log_filter: "info".to_string(),
             live_readers: LiveReaderLimits::default(),
+            metrics: MetricsExposure::default(),
         }
     }
 }

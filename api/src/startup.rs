@@ -28,6 +28,8 @@ pub struct AppState {
     pub ready: std::sync::atomic::AtomicBool,
     /// Open live event streams, and their limits.
     pub live: Arc<crate::live::LiveReaders>,
+    /// Who may read `/metrics`.
+    pub metrics_exposure: crate::config::MetricsExposure,
 }
 
 /// The request id of the current request (client's `X-Request-Id` or a fresh UUIDv7).
@@ -66,6 +68,7 @@ impl Application {
                 settings.live_readers.per_token,
                 settings.live_readers.anonymous,
             ),
+            metrics_exposure: settings.metrics,
         });
         catch_up_in_background(state.clone(), catalog);
         let listener = TcpListener::bind((settings.bind, settings.port))?;

@@ -98,6 +98,7 @@ fn a_sealed_seed_is_kept_out_of_the_event_log() {
         idempotency_key: None,
         correlation_id: None,
         expected_version: None,
+        scope: herald_api::auth::Scope::Host,
     };
     let reveal = BattleCommand::RevealSeed { seed: hex::encode(seed) };
     service.execute_as::<CoalitionBattle>(&stream, &reveal, meta).expect("revealed");

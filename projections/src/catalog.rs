@@ -158,6 +158,12 @@ impl Catalog {
         self.read().entries.get(stream).map(|entry| entry.ruleset)
     }
 
+    /// The version of one stream, if it has events (any stream, not only a ruleset's: the
+    /// `tokens` stream's tells the token cache to look for revocations).
+    pub fn version_of(&self, stream: &str) -> Option<u64> {
+        self.read().streams.get(stream).copied()
+    }
+
     /// Every stream and its version.
     pub fn streams(&self) -> BTreeMap<String, u64> {
         self.read().streams.clone()

@@ -54,29 +54,39 @@ pub async fn spawn_app() -> TestApp {
 
 /// Start the app on an existing data directory (used to restart on the same data).
 pub async fn spawn_app_in(data_dir: &Path) -> TestApp {
-    spawn_with_store(data_dir, None).await
+    spawn_with_store(data_dir, None, |_| {}).await
+}
+
+/// Start the app with a fresh temporary data directory and settings changed by `configure`
+/// (`metrics`, limits…).
+pub async fn spawn_app_with(configure: impl Fn(&mut Settings)) -> TestApp {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut app = spawn_with_store(dir.path(), None, configure).await;
+    app._dir = Some(dir);
+    app
 }
 
 /// Start the app on a shared event log (`--store`, e.g. a PostgreSQL URL): one of several
 /// instances serving the same campaigns.
 pub async fn spawn_app_on_store(store: &str) -> TestApp {
     let dir = tempfile::tempdir().expect("temporary directory");
-    let mut app = spawn_with_store(dir.path(), Some(store)).await;
+    let mut app = spawn_with_store(dir.path(), Some(store), |_| {}).await;
     app._dir = Some(dir);
     app
 }
 
-async fn spawn_with_store(data_dir: &Path, store: Option<&str>) -> TestApp {
+async fn spawn_with_store(data_dir: &Path, store: Option<&str>, configure: impl Fn(&mut Settings)) -> TestApp {
     if std::env::var_os("TEST_LOG").is_some() {
         herald_api::telemetry::init(Default::default(), "debug");
     }
-    let settings = Settings {
+    let mut settings = Settings {
         data_dir: data_dir.to_path_buf(),
         store: store.map(str::to_string),
         port: 0,
         admin_token: Some(ADMIN_TOKEN.to_string()),
         ..Settings::default()
     };
+    configure(&mut settings);
     // A restart may find the previous server's store still closing (its writer thread releases
     // sled's lock when it ends): try again for a while instead of guessing a pause.
     let mut attempts = 0;

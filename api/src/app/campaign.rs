@@ -263,6 +263,7 @@ fn open_battles(service: &Service, stream: &str, events: &[RecordedEvent]) -> Re
             idempotency_key: Some(format!("open-battle:{battle}")),
             correlation_id: event.correlation_id.clone(),
             expected_version: None,
+            scope: crate::auth::Scope::Host,
         };
         service.execute_as::<CoalitionBattle>(&battle, &create, open)?;
     }

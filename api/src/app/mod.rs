@@ -22,7 +22,7 @@ use herald_projections::{Catalog, Entry};
 use herald_store::{AppendRequest, Direction, EventStore, ExpectedVersion, NewEvent, RecordedEvent, StoreError};
 use serde::{Deserialize, Serialize};
 
-use crate::problem::ApiError;
+use crate::{auth::Scope, problem::ApiError};
 
 /// How many times a command is decided again when another append moved the stream on.
 const CONFLICT_RETRIES: usize = 5;
@@ -40,6 +40,9 @@ pub struct CommandMeta {
     pub correlation_id: Option<String>,
     /// The client's `If-Match` version, if any.
     pub expected_version: Option<u64>,
+    /// Where the actor's token holds: a command on a stream outside it is refused (403
+    /// `token.out_of_scope`). The service's own commands hold on the whole host.
+    pub scope: Scope,
 }
 
 /// The command as stored with its events, so verification can run it again.
@@ -252,6 +255,11 @@ impl Service {
         command: serde_json::Value,
         meta: CommandMeta,
     ) -> Result<CommandOutcome, ApiError> {
+        // Before anything is read or decided; a stream the read models do not know yet is
+        // checked once the rules have decided (opening a stream takes a host-wide token).
+        if self.catalog.version_of(stream).is_some() {
+            crate::auth::check_scope(&meta.scope, stream, &self.catalog)?;
+        }
         let command_id = match &meta.idempotency_key {
             Some(key) => format!("idem:{}:{key}", meta.actor.id),
             None => uuid::Uuid::now_v7().to_string(),
@@ -333,6 +341,7 @@ impl Service {
                         idempotency_key: Some(format!("reveal-due:{stream}")),
                         correlation_id: None,
                         expected_version: None,
+                        scope: Scope::Host,
                     };
                     if self.apply_policies(entry.ruleset, &stream, &meta, &format!("reveal-due:{stream}"))?.is_some() {
                         done += 1;
@@ -457,6 +466,9 @@ impl Service {
             None => unknown_stream(stream, refusal),
             Some(_) => refusal.into(),
         })?;
+        if version.is_none() && !events.is_empty() {
+            crate::auth::check_scope(&meta.scope, stream, &self.catalog)?;
+        }
         // The backstop for what no rule of the ruleset limits; checked after the rules decided, so
         // that a ruleset's own limit (a strategy's length) is refused with its own code.
         crate::limits::check(command)?;
@@ -537,6 +549,7 @@ impl Service {
             actor: Actor::system(),
             idempotency_key: Some(policy_key(command_id)),
             expected_version: None,
+            scope: Scope::Host,
             ..meta.clone()
         };
         self.execute(ruleset, stream, reveal, policy).map(Some)

@@ -124,6 +124,7 @@ pub async fn create_stream(
     kind: StreamKind,
     body: serde_json::Value,
 ) -> Result<HttpResponse, ApiError> {
+    crate::auth::require_host_scope(req)?;
     let Creation { ruleset, seed: supplied, setup } = creation(kind, body)?;
     ruleset.may_set_up(&actor)?;
     // Checked before a seed is sealed, so a malformed set-up leaves nothing behind.
@@ -212,7 +213,7 @@ pub async fn get_battle(
     query: web::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let stream = path.into_inner().stream();
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let viewer = super::viewer(&req, actor.as_ref(), &stream)?;
     let AtVersion { current, state: folded, version } = folded(&req, &stream, query.at).await?;
     let view = current
         .ruleset
@@ -249,7 +250,7 @@ pub async fn get_picture(
 ) -> Result<HttpResponse, ApiError> {
     let (battle_id, picture) = path.into_inner();
     let stream = battle_id.stream();
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let viewer = super::viewer(&req, actor.as_ref(), &stream)?;
     let AtVersion { current, state: folded, version } = folded(&req, &stream, query.at).await?;
     let drawn = (current.ruleset.picture_name() == Some(picture.as_str()))
         .then(|| current.ruleset.picture(&stream, version, folded.as_ref(), &viewer))
@@ -406,8 +407,9 @@ pub async fn verify_response(
     stream: String,
 ) -> Result<HttpResponse, ApiError> {
     let app = state(req)?;
-    let judge = actor.as_ref().is_some_and(Actor::is_judge);
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    // A judge outside its token's scope verifies as the public does (seeds stay sealed to it).
+    let viewer = super::viewer(req, actor.as_ref(), &stream)?;
+    let judge = viewer.is_judge();
     let report: VerifyReport = blocking(move || {
         let report = verify_stream(app.store.as_ref(), &stream, judge).map_err(|error| match error {
             VerifyError::NotFound(stream) => not_found(&stream),

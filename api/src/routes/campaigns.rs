@@ -19,7 +19,7 @@ use herald_domain::{
         rank::Rank,
         setup::Player,
     },
-    Actor, StreamKind, Viewer,
+    Actor, StreamKind,
 };
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
@@ -481,8 +481,9 @@ pub async fn list_orders(
     MaybeAuthenticated(actor): MaybeAuthenticated,
     path: web::Path<CampaignId>,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, version, current) = load(&req, path.into_inner(), None).await?;
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let campaign = path.into_inner();
+    let viewer = super::viewer(&req, actor.as_ref(), &campaign.stream())?;
+    let (_, version, current) = load(&req, campaign, None).await?;
     Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::visible_orders(&current, &viewer)))
 }
 
@@ -933,8 +934,9 @@ pub async fn list_votes(
     path: web::Path<CampaignId>,
     query: web::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let campaign = path.into_inner();
+    let viewer = super::viewer(&req, actor.as_ref(), &campaign.stream())?;
+    let (folded, version, _) = load(&req, campaign, query.at).await?;
     Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::vote_views(&folded, &viewer)))
 }
 

@@ -7,7 +7,7 @@ use actix_web::{get, http::header, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use herald_domain::{
     coalition::battle::{Attempt, BattleCommand, BattleState, CoalitionBattle, Departure, Share, SideId},
-    Actor, Viewer,
+    Actor,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -168,7 +168,7 @@ pub async fn get_strategy(
         return Err(wrong_ruleset(&stream, entry.ruleset, coalition));
     }
     let battle = entry.state_as::<BattleState>().ok_or_else(|| not_found(&stream))?;
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let viewer = super::viewer(&req, actor.as_ref(), &stream)?;
     if !battle.strategy_visible_to(&viewer, side) {
         return Err(ApiError::Forbidden {
             code: "coalition.battle.strategy_sealed".into(),

@@ -4,6 +4,7 @@
 use std::{collections::HashMap, time::Duration};
 
 use actix_web::{get, http::header, web, HttpRequest, HttpResponse};
+use herald_domain::Actor;
 use herald_projections::{Catalog, Entry, EventFilter, EventView, Viewer};
 use herald_store::{Direction, RecordedEvent};
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{blocking, state};
 use crate::{
-    auth::MaybeAuthenticated,
+    auth::{MaybeAuthenticated, Scope, TOKENS_STREAM},
     problem::{ApiError, Problem},
 };
 
@@ -75,32 +76,62 @@ pub struct EventPage {
     pub next: Option<u64>,
 }
 
-/// Redacts events for one reader, looking each battle's current state up once per page.
-struct Redactor<'a> {
-    catalog: &'a Catalog,
-    viewer: Viewer,
-    streams: HashMap<String, Option<Entry>>,
+/// Who reads a listing of events: the token's actor and scope (none for anonymous readers).
+#[derive(Debug, Clone)]
+struct Reader {
+    actor: Option<Actor>,
+    scope: Option<Scope>,
 }
 
-/// The stream where issuing a token is audited (`auth.TokenIssued`): who holds which role, for
-/// admins only (issue 15: an anonymous reader listed every token's id, role, player and label).
-const TOKENS_STREAM: &str = "tokens";
+impl Reader {
+    fn of(req: &HttpRequest, actor: Option<Actor>) -> Self {
+        Self { scope: crate::auth::scope_of(req), actor }
+    }
 
-/// Whether `viewer` may read the events of `stream` at all.
+    /// How this reader sees `stream`: as itself within its token's scope, as the public outside.
+    fn viewer(&self, stream: &str, catalog: &Catalog) -> Viewer {
+        match (&self.actor, &self.scope) {
+            (Some(actor), Some(scope)) if scope.covers(stream, catalog) => Viewer::from(actor),
+            _ => Viewer::public(),
+        }
+    }
+}
+
+/// Redacts events for one reader, looking each stream's current state (and how the reader sees
+/// it) up once per page.
+struct Redactor<'a> {
+    catalog: &'a Catalog,
+    reader: Reader,
+    streams: HashMap<String, (Option<Entry>, Viewer)>,
+}
+
+/// Whether `viewer` may read the events of `stream` at all: the `tokens` stream (who holds which
+/// token, where issuing and revoking is audited) is for admins of the host only (issue 15: an
+/// anonymous reader listed every token's id, role, player and label).
 fn may_read(stream: &str, viewer: &Viewer) -> bool {
     stream != TOKENS_STREAM || viewer.role == herald_domain::Role::Admin
 }
 
-impl Redactor<'_> {
+impl<'a> Redactor<'a> {
+    fn new(catalog: &'a Catalog, reader: Reader) -> Self {
+        Self { catalog, reader, streams: HashMap::new() }
+    }
+
+    fn stream(&mut self, stream: &str) -> &(Option<Entry>, Viewer) {
+        let (catalog, reader) = (self.catalog, &self.reader);
+        self.streams
+            .entry(stream.to_string())
+            .or_insert_with(|| (catalog.entry(stream), reader.viewer(stream, catalog)))
+    }
+
     /// Whether this reader may see `event` at all (listings skip the others).
-    fn visible(&self, event: &RecordedEvent) -> bool {
-        may_read(&event.stream, &self.viewer)
+    fn visible(&mut self, event: &RecordedEvent) -> bool {
+        may_read(&event.stream, &self.stream(&event.stream).1)
     }
 
     fn view(&mut self, event: &RecordedEvent) -> EventView {
-        let catalog = self.catalog;
-        let current = self.streams.entry(event.stream.clone()).or_insert_with(|| catalog.entry(&event.stream));
-        EventView::new(event, current.as_ref(), &self.viewer)
+        let (current, viewer) = self.stream(&event.stream);
+        EventView::new(event, current.as_ref(), viewer)
     }
 }
 
@@ -135,9 +166,9 @@ pub async fn all_events(
     let filter = query.filter();
     let from = query.from.unwrap_or(0);
     let state = state(&req)?;
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let reader = Reader::of(&req, actor);
     let page = blocking(move || {
-        let mut redactor = Redactor { catalog: state.service.catalog(), viewer, streams: HashMap::new() };
+        let mut redactor = Redactor::new(state.service.catalog(), reader);
         let mut events = Vec::new();
         let mut position = from;
         let mut scanned = 0;
@@ -191,8 +222,8 @@ pub async fn stream_events(
         Direction::Backwards => u64::MAX,
     });
     let state = state(&req)?;
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
-    if !may_read(&stream, &viewer) {
+    let reader = Reader::of(&req, actor);
+    if !may_read(&stream, &reader.viewer(&stream, state.service.catalog())) {
         return Err(ApiError::Forbidden {
             code: "forbidden".into(),
             detail: format!("the {stream} stream (who holds which token) is for admins"),
@@ -202,7 +233,7 @@ pub async fn stream_events(
     let (page, version) = blocking(move || {
         let version =
             state.store.stream_version(&stream)?.ok_or_else(|| ApiError::NotFound(format!("no stream {stream}")))?;
-        let mut redactor = Redactor { catalog: state.service.catalog(), viewer, streams: HashMap::new() };
+        let mut redactor = Redactor::new(state.service.catalog(), reader);
         let mut events = Vec::new();
         let mut cursor = from;
         let mut scanned = 0;
@@ -272,11 +303,11 @@ const LIVE_CHUNK_BYTES: usize = 64 * 1024;
 /// [`LIVE_CHUNK_BYTES`] (at least one), and the position to continue from.
 fn live_chunk(
     state: &crate::startup::AppState,
-    viewer: &Viewer,
+    reader: &Reader,
     filter: &EventFilter,
     batch: &[RecordedEvent],
 ) -> (web::Bytes, u64) {
-    let mut redactor = Redactor { catalog: state.service.catalog(), viewer: viewer.clone(), streams: HashMap::new() };
+    let mut redactor = Redactor::new(state.service.catalog(), reader.clone());
     let mut text = String::new();
     let mut next = batch.first().map_or(0, |event| event.position);
     for event in batch {
@@ -322,7 +353,7 @@ pub async fn live_events(
     let client = actor.as_ref().map_or(crate::live::ANONYMOUS.to_string(), |actor| actor.id.clone());
     // Held by the response stream: dropped (its place returned) when the client goes away.
     let permit = state.live.admit(&client)?;
-    let viewer = actor.as_ref().map_or_else(Viewer::public, Viewer::from);
+    let viewer = Reader::of(&req, actor);
     let head = state.store.watch_head();
     let stream = futures_util::stream::unfold(
         (state, viewer, filter, from, head, permit, LIVE_PAGE),

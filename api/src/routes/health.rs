@@ -5,7 +5,11 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{blocking, state};
-use crate::problem::ApiError;
+use crate::{
+    auth::MaybeAuthenticated,
+    config::MetricsExposure,
+    problem::{ApiError, Problem},
+};
 
 /// Readiness details.
 #[derive(Debug, Serialize, ToSchema)]
@@ -52,12 +56,32 @@ pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
         .json(readiness))
 }
 
-/// Prometheus metrics.
+/// Prometheus metrics. Who may read them is the host's choice (`metrics` in the settings:
+/// `public`, `admin` with an admin bearer token of the host, or `off`).
 #[utoipa::path(get, path = "/metrics", tag = "operations",
-    responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain")))]
+    responses(
+        (status = 200, description = "Prometheus text format", body = String, content_type = "text/plain"),
+        (status = 401, description = "the host serves metrics to admins only and no (valid) token was given", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "the host serves metrics to admins of the host only", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "the host does not serve metrics", body = Problem, content_type = "application/problem+json"),
+    ),
+    security((), ("bearer" = [])))]
 #[get("/metrics")]
-pub async fn metrics(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn metrics(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+) -> Result<HttpResponse, ApiError> {
     let state = state(&req)?;
+    match state.metrics_exposure {
+        MetricsExposure::Public => {}
+        MetricsExposure::Off => return Err(ApiError::NotFound("this host does not serve metrics".into())),
+        MetricsExposure::Admin => {
+            let actor = actor.ok_or_else(|| {
+                ApiError::Unauthenticated("this host serves metrics to admins: send an admin bearer token".into())
+            })?;
+            crate::auth::require_host_admin(&req, &actor)?;
+        }
+    }
     let reader = state.clone();
     let head = blocking(move || Ok(reader.store.head_position()?)).await?;
     let text = state.metrics.render(head.map_or(0, |h| h + 1));

@@ -93,7 +93,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(events::verify_stream)
                 .service(rolls::judge_roll)
                 .service(tokens::create_token)
-                .service(tokens::whoami),
+                .service(tokens::list_tokens)
+                .service(tokens::whoami)
+                .service(tokens::revoke_token),
         )
         .default_service(web::to(|req: HttpRequest| async move {
             Err::<HttpResponse, _>(ApiError::NotFound(format!("no route for {} {}", req.method(), req.path())))
@@ -136,8 +138,13 @@ pub fn command_meta(req: &HttpRequest, actor: Actor) -> Result<CommandMeta, ApiE
             ApiError::Malformed(format!("If-Match must be a stream version such as \"3\", not {value}"))
         })?),
     };
+    // Set by the `Authenticated` extractor that gave the actor; without it the request reaches
+    // nothing (fail closed).
+    let scope = crate::auth::scope_of(req)
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("a command without its token's scope")))?;
     Ok(CommandMeta {
         actor,
+        scope,
         recorded_at: chrono::Utc::now(),
         idempotency_key,
         correlation_id: req.extensions().get::<crate::startup::RequestId>().map(|id| id.0.clone()),
@@ -239,6 +246,11 @@ pub fn supplied_seed(text: Option<&str>) -> Result<Option<[u8; 32]>, ApiError> {
             .ok_or_else(|| ApiError::Malformed("seed must be 64 hexadecimal digits".into()))
     })
     .transpose()
+}
+
+/// How `actor` may read `stream`: as itself within its token's scope, as the public outside it.
+pub fn viewer(req: &HttpRequest, actor: Option<&Actor>, stream: &str) -> Result<Viewer, ApiError> {
+    Ok(crate::auth::viewer_for(req, actor, stream, state(req)?.service.catalog()))
 }
 
 /// Refuse with 403 unless the actor is a judge (or admin).

@@ -1,21 +1,35 @@
-//! Tokens: admins issue them; anyone can ask who their token says they are.
+//! Tokens: admins of the host issue, list and revoke them; anyone can ask what their token grants.
+//!
+//! Issuing and revoking are audited on the `tokens` stream (`auth.TokenIssued`,
+//! `auth.TokenRevoked`), which only admins of the host read. docs/AUTH.md has the whole story.
 
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use chrono::Utc;
-use herald_domain::{Actor, Role};
+use actix_web::{delete, get, http::header, post, web, HttpRequest, HttpResponse};
+use chrono::{DateTime, Utc};
+use herald_domain::{Role, RuleError};
 use herald_store::{AppendRequest, ExpectedVersion, NewEvent};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use super::{blocking, state};
 use crate::{
-    auth::{generate_token, require_admin, Authenticated, TokenRecord},
+    auth::{
+        generate_token, require_host_admin, token_of, Authenticated, Scope, TokenRecord, TokenRevoked, TOKENS_STREAM,
+    },
     problem::{ApiError, Problem},
 };
 
+/// Where token rules are written down (the `rule` of their refusals).
+const RULE: &str = "herald: docs/AUTH.md";
+
 /// A token to issue.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"role": "player", "player": "alice", "label": "Sai Rei's controller"}))]
+#[schema(example = json!({
+    "role": "player",
+    "player": "alice",
+    "scope": "campaign-0193a5f2-7c1e-7b52-9d3a-2f4b8c6d1e0f",
+    "label": "Sai Rei's controller",
+    "expires_at": "2027-01-31T23:59:59Z"
+}))]
 #[serde(deny_unknown_fields)]
 pub struct CreateTokenRequest {
     /// `admin`, `judge`, `player` or `observer`.
@@ -23,9 +37,17 @@ pub struct CreateTokenRequest {
     /// For players: the player name it acts as (the `controller` of the armies they command).
     #[serde(default)]
     pub player: Option<String>,
+    /// Where the role holds: `host` (the default: every campaign and battle), `campaign-<uuid>`
+    /// (that campaign and the battles it announces) or `battle-<uuid>` (that battle). The
+    /// campaign or battle must exist.
+    #[serde(default)]
+    pub scope: Scope,
     /// A note for admins.
     #[serde(default)]
     pub label: Option<String>,
+    /// When the token stops working (RFC 3339, in the future); never, if absent.
+    #[serde(default)]
+    pub expires_at: Option<DateTime<Utc>>,
 }
 
 /// A newly issued token: the secret is shown only in this response.
@@ -37,25 +59,12 @@ pub struct IssuedToken {
     pub record: TokenRecord,
 }
 
-/// Issue a token (admin). Audited as `auth.TokenIssued` on the `tokens` stream.
-#[utoipa::path(post, path = "/v1/tokens", tag = "auth", request_body = CreateTokenRequest,
-    responses(
-        (status = 201, description = "the token, shown once", body = IssuedToken),
-        (status = 400, description = "malformed request (a player token needs a player name)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "a label or player name over its length (`request.text_too_long`)", body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("bearer" = [])))]
-#[post("/tokens")]
-pub async fn create_token(
-    req: HttpRequest,
-    Authenticated(actor): Authenticated,
-    body: web::Json<CreateTokenRequest>,
-) -> Result<HttpResponse, ApiError> {
-    require_admin(&actor)?;
-    let body = body.into_inner();
-    crate::limits::check(&serde_json::to_value(&body).map_err(ApiError::internal)?)?;
+fn refuse(code: &str, detail: String) -> ApiError {
+    ApiError::Rule(RuleError::new(code, detail, RULE))
+}
+
+/// Check a token request against what can be issued.
+fn check_request(body: &CreateTokenRequest, scope_exists: bool, now: DateTime<Utc>) -> Result<(), ApiError> {
     match (&body.role, body.player.as_deref()) {
         (Role::System, _) => return Err(ApiError::Malformed("the system role cannot be issued".into())),
         (Role::Player, None | Some("")) => {
@@ -65,53 +74,280 @@ pub async fn create_token(
         (_, Some(_)) => return Err(ApiError::Malformed("only player tokens are bound to a player".into())),
         _ => {}
     }
+    if !scope_exists {
+        return Err(refuse(
+            "token.scope_not_found",
+            format!("there is no {}: a scope names an existing campaign or battle", body.scope),
+        ));
+    }
+    if let Some(expiry) = body.expires_at.filter(|expiry| *expiry <= now) {
+        return Err(refuse("token.expiry_past", format!("expires_at {} is not in the future", expiry.to_rfc3339())));
+    }
+    Ok(())
+}
+
+/// Append one event to the `tokens` stream, where issuing and revoking are audited.
+fn audit(
+    state: &crate::startup::AppState,
+    event_type: &str,
+    actor: &str,
+    at: DateTime<Utc>,
+    data: serde_json::Value,
+) -> Result<(), ApiError> {
+    let event = NewEvent {
+        id: uuid::Uuid::now_v7(),
+        event_type: event_type.into(),
+        schema: 1,
+        recorded_at: at,
+        actor: actor.to_string(),
+        command_id: None,
+        correlation_id: None,
+        causation_id: None,
+        rules: "herald@1".into(),
+        data: data.into(),
+    };
+    let request = AppendRequest {
+        stream: TOKENS_STREAM.into(),
+        expected: ExpectedVersion::Any,
+        events: vec![event],
+        command_id: None,
+        command: None,
+    };
+    state.store.append(request)?;
+    state.service.catalog().catch_up(state.store.as_ref())?;
+    Ok(())
+}
+
+/// Issue a token (admin of the host). Audited as `auth.TokenIssued` on the `tokens` stream.
+#[utoipa::path(post, path = "/v1/tokens", tag = "auth", request_body = CreateTokenRequest,
+    responses(
+        (status = 201, description = "the token, shown once", body = IssuedToken),
+        (status = 400, description = "malformed request (a player token needs a player name; only players have one; `system` cannot be issued; a scope that is not `host`, `campaign-<uuid>` or `battle-<uuid>`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin of the whole host", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "the scope names no existing campaign or battle (`token.scope_not_found`), the expiry is not in the future (`token.expiry_past`), or a label or player name is over its length (`request.text_too_long`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/tokens")]
+pub async fn create_token(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    body: web::Json<CreateTokenRequest>,
+) -> Result<HttpResponse, ApiError> {
+    require_host_admin(&req, &actor)?;
+    let body = body.into_inner();
+    crate::limits::check(&serde_json::to_value(&body).map_err(ApiError::internal)?)?;
+    let state = state(&req)?;
+    let scope_exists = match &body.scope {
+        Scope::Host => true,
+        Scope::Campaign(stream) | Scope::Battle(stream) => state.service.catalog().version_of(stream).is_some(),
+    };
+    let now = Utc::now();
+    check_request(&body, scope_exists, now)?;
     let token = generate_token()?;
     let record = TokenRecord {
         id: uuid::Uuid::now_v7().to_string(),
         role: body.role,
         player: body.player,
+        scope: body.scope,
         label: body.label,
-        created_at: Utc::now(),
+        created_at: now,
+        expires_at: body.expires_at,
+        revoked_at: None,
     };
-    let state = state(&req)?;
     let (issued, secret) = (record.clone(), token.clone());
     blocking(move || {
         state.tokens.save(state.store.as_ref(), &secret, issued.clone()).map_err(ApiError::internal)?;
-        let event = NewEvent {
-            id: uuid::Uuid::now_v7(),
-            event_type: "auth.TokenIssued".into(),
-            schema: 1,
-            recorded_at: issued.created_at,
-            actor: actor.id.clone(),
-            command_id: None,
-            correlation_id: None,
-            causation_id: None,
-            rules: "herald@1".into(),
-            data: serde_json::to_value(&issued).map_err(ApiError::internal)?.into(),
-        };
-        let request = AppendRequest {
-            stream: "tokens".into(),
-            expected: ExpectedVersion::Any,
-            events: vec![event],
-            command_id: None,
-            command: None,
-        };
-        state.store.append(request)?;
-        state.service.catalog().catch_up(state.store.as_ref())?;
-        Ok(())
+        let data = serde_json::to_value(&issued).map_err(ApiError::internal)?;
+        audit(&state, "auth.TokenIssued", &actor.id, issued.created_at, data)
     })
     .await?;
     Ok(HttpResponse::Created().json(IssuedToken { token, record }))
 }
 
-/// Who the presented token says you are.
+/// Which tokens to list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct TokenQuery {
+    /// Page size, 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<usize>,
+    /// Start after the token with this id (the `next` of the previous page).
+    pub after: Option<String>,
+    /// Only tokens of this role.
+    pub role: Option<Role>,
+    /// Whether to list revoked and expired tokens too (default `true`).
+    pub inactive: Option<bool>,
+}
+
+/// A page of tokens, oldest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenPage {
+    /// The tokens (never their secrets).
+    pub tokens: Vec<TokenRecord>,
+    /// The `after` of the next page, when there is one.
+    pub next: Option<String>,
+}
+
+const DEFAULT_PAGE: usize = 100;
+const MAX_PAGE: usize = 1000;
+
+/// The tokens issued on this host (admin of the host), oldest first, paged.
+#[utoipa::path(get, path = "/v1/tokens", tag = "auth", params(TokenQuery),
+    responses(
+        (status = 200, description = "a page of tokens; `Link: rel=\"next\"` points to the next", body = TokenPage,
+            headers(("Link" = String, description = "`<…?after=…>; rel=\"next\"` when there are more"))),
+        (status = 400, description = "a limit outside 1–1000, or an unknown parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin of the whole host", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[get("/tokens")]
+pub async fn list_tokens(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    query: web::Query<TokenQuery>,
+) -> Result<HttpResponse, ApiError> {
+    require_host_admin(&req, &actor)?;
+    let query = query.into_inner();
+    let limit = query.limit.unwrap_or(DEFAULT_PAGE);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::Malformed(format!("limit must be 1 to {MAX_PAGE}, not {limit}")));
+    }
+    let app = state(&req)?;
+    let all = blocking(move || app.tokens.list(app.store.as_ref()).map_err(ApiError::internal)).await?;
+    let now = Utc::now();
+    let start = match &query.after {
+        None => 0,
+        Some(after) => all
+            .iter()
+            .position(|record| record.id == *after)
+            .map(|at| at + 1)
+            .ok_or_else(|| ApiError::NotFound(format!("no token {after} to list after")))?,
+    };
+    let mut matching = all[start..].iter().filter(|record| {
+        query.role.as_ref().is_none_or(|role| record.role == *role)
+            && (query.inactive.unwrap_or(true) || record.usable_at(now).is_ok())
+    });
+    let tokens: Vec<TokenRecord> = matching.by_ref().take(limit).cloned().collect();
+    let next = tokens.last().filter(|_| matching.next().is_some()).map(|record| record.id.clone());
+    let mut response = HttpResponse::Ok();
+    if let Some(next) = &next {
+        let query: Vec<String> = req
+            .query_string()
+            .split('&')
+            .filter(|pair| !pair.is_empty() && !pair.starts_with("after="))
+            .map(String::from)
+            .chain(std::iter::once(format!("after={next}")))
+            .collect();
+        response.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), query.join("&"))));
+    }
+    Ok(response.json(TokenPage { tokens, next }))
+}
+
+/// Revoke a token (admin of the host): it stops working at once on this instance, and on other
+/// instances sharing a PostgreSQL log as soon as they have read the `auth.TokenRevoked` event
+/// (their next request with any token reads it). Revoking a revoked token changes nothing.
+#[utoipa::path(delete, path = "/v1/tokens/{token_id}", tag = "auth",
+    params(("token_id" = String, Path, description = "the token's id (`id` in its record, not the secret)")),
+    responses(
+        (status = 200, description = "the token's record, revoked", body = TokenRecord),
+        (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin of the whole host", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no token with this id", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "the configured admin token is changed in the settings, not revoked (`token.configured`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[delete("/tokens/{token_id}")]
+pub async fn revoke_token(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    require_host_admin(&req, &actor)?;
+    let id = path.into_inner();
+    let app = state(&req)?;
+    let record = blocking(move || {
+        let now = Utc::now();
+        let Some(record) = app.tokens.revoke(app.store.as_ref(), &id, now)? else {
+            return Err(ApiError::NotFound(format!("no token {id}")));
+        };
+        if record.revoked_at == Some(now) {
+            let revoked = TokenRevoked { id: record.id.clone(), revoked_at: now };
+            let data = serde_json::to_value(&revoked).map_err(ApiError::internal)?;
+            audit(&app, "auth.TokenRevoked", &actor.id, now, data)?;
+        }
+        Ok(record)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(record))
+}
+
+/// What a token grants, as `GET /v1/tokens/me` tells its holder.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Whoami {
+    /// The actor it acts as (`token:<id>`): what the log records as the author of its commands.
+    pub id: String,
+    /// Its role.
+    pub role: Role,
+    /// For players: the player name it is bound to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// Where the role holds.
+    pub scope: Scope,
+    /// When it stops working, if it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// Who the presented token says you are, and where and until when it holds.
 #[utoipa::path(get, path = "/v1/tokens/me", tag = "auth",
     responses(
-        (status = 200, description = "the actor", body = Actor),
-        (status = 401, description = "no or unknown token", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "the actor the token acts as, its scope and expiry", body = Whoami),
+        (status = 401, description = "no token, or an unknown, revoked or expired one", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[get("/tokens/me")]
-pub async fn whoami(Authenticated(actor): Authenticated) -> HttpResponse {
-    HttpResponse::Ok().json(actor)
+pub async fn whoami(req: HttpRequest, Authenticated(actor): Authenticated) -> Result<HttpResponse, ApiError> {
+    let record = token_of(&req).ok_or_else(|| ApiError::internal(anyhow::anyhow!("the token's record is missing")))?;
+    Ok(HttpResponse::Ok().json(Whoami {
+        id: actor.id,
+        role: actor.role,
+        player: actor.player,
+        scope: record.scope,
+        expires_at: record.expires_at,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(role: Role, player: Option<&str>) -> CreateTokenRequest {
+        CreateTokenRequest { role, player: player.map(String::from), scope: Scope::Host, label: None, expires_at: None }
+    }
+
+    #[test]
+    fn only_issuable_tokens_are_issued() {
+        let now = Utc::now();
+        assert!(check_request(&request(Role::Judge, None), true, now).is_ok());
+        assert!(check_request(&request(Role::Player, Some("alice")), true, now).is_ok());
+        for (role, player) in
+            [(Role::System, None), (Role::Player, None), (Role::Player, Some("")), (Role::Judge, Some("alice"))]
+        {
+            assert!(matches!(check_request(&request(role, player), true, now), Err(ApiError::Malformed(_))));
+        }
+    }
+
+    #[test]
+    fn a_scope_must_exist_and_an_expiry_lie_ahead() {
+        let now = Utc::now();
+        let err = check_request(&request(Role::Judge, None), false, now).map_err(|e| e.problem().code);
+        assert_eq!(err, Err("token.scope_not_found".to_string()));
+        let past = CreateTokenRequest { expires_at: Some(now), ..request(Role::Judge, None) };
+        assert_eq!(check_request(&past, true, now).map_err(|e| e.problem().code), Err("token.expiry_past".to_string()));
+        let ahead = CreateTokenRequest { expires_at: Some(now + chrono::Duration::hours(1)), ..past };
+        assert!(check_request(&ahead, true, now).is_ok());
+    }
 }

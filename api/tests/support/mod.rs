@@ -14,6 +14,7 @@ fn meta(actor: Actor) -> CommandMeta {
         idempotency_key: None,
         correlation_id: None,
         expected_version: None,
+        scope: herald_api::auth::Scope::Host,
     }
 }
 

@@ -107,7 +107,7 @@ async fn a_token_says_who_it_is_and_its_issue_is_audited_without_the_secret() {
 
     let me = app.request("GET", "/v1/tokens/me", Some(token), None).await;
     assert_eq!(me.status, 200, "{:#}", me.body);
-    assert_eq!(me.body, json!({"id": format!("token:{id}"), "role": "player", "player": "alice"}));
+    assert_eq!(me.body, json!({"id": format!("token:{id}"), "role": "player", "player": "alice", "scope": "host"}));
     let admin = app.request("GET", "/v1/tokens/me", Some(ADMIN_TOKEN), None).await;
     assert_eq!(admin.body["role"], "admin");
     assert_eq!(admin.body["id"], "token:admin");

@@ -14,7 +14,7 @@ fn army(name: &str, team: &str, colors: Value, creature: &str, color: &str) -> V
     })
 }
 
-async fn create(app: &TestApp, cast: &Cast) -> (String, String) {
+pub async fn create(app: &TestApp, cast: &Cast) -> (String, String) {
     let body = json!({
         "name": "Round 1",
         "map": {"bounds": {"columns": 14, "rows": 38}, "terrain": {"8E": "swamp"}, "default_terrain": "plains",
@@ -34,7 +34,7 @@ async fn create(app: &TestApp, cast: &Cast) -> (String, String) {
     (id, stream)
 }
 
-async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> Value {
+pub async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> Value {
     let opened = app
         .request("POST", &format!("/v1/campaigns/{id}/turns"), Some(&cast.judge), Some(json!({"deadline": in_a_day()})))
         .await;
@@ -51,7 +51,7 @@ async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> 
     adjudicated.body
 }
 
-fn events_of<'a>(reply: &'a Value, kind: &str) -> Vec<&'a Value> {
+pub fn events_of<'a>(reply: &'a Value, kind: &str) -> Vec<&'a Value> {
     reply["events"].as_array().expect("events").iter().filter(|e| e["type"] == kind).collect()
 }
 

@@ -18,6 +18,7 @@ mod percentile_skirmish;
 mod registry;
 mod restart;
 mod scale_out;
+mod scopes;
 mod smoke;
 mod swift_swords;
 mod tamper;

@@ -172,3 +172,33 @@ async fn a_log_moves_from_sled_to_postgresql_and_back_through_export_and_import(
     moved.stop().await;
     drop(dir);
 }
+
+#[tokio::test]
+async fn a_token_revoked_through_one_instance_stops_working_on_the_other() {
+    let Some(database) = Database::fresh() else { return };
+    let one = spawn_app_on_store(database.url()).await;
+    let two = spawn_app_on_store(database.url()).await;
+    let issued =
+        one.request("POST", "/v1/tokens", Some(herald_tests::ADMIN_TOKEN), Some(json!({"role": "judge"}))).await;
+    assert_eq!(issued.status, 201, "{:#}", issued.body);
+    let token = issued.body["token"].as_str().expect("a token").to_string();
+    let id = issued.body["record"]["id"].as_str().expect("an id").to_string();
+    // The other instance knows it (and caches it) once it has been presented there.
+    assert_eq!(two.request("GET", "/v1/tokens/me", Some(&token), None).await.status, 200);
+
+    let revoked = one.request("DELETE", &format!("/v1/tokens/{id}"), Some(herald_tests::ADMIN_TOKEN), None).await;
+    assert_eq!(revoked.status, 200, "{:#}", revoked.body);
+    // As soon as the other instance has folded the revocation, its cache no longer honours it.
+    let started = Instant::now();
+    loop {
+        let me = two.request("GET", "/v1/tokens/me", Some(&token), None).await;
+        if me.status == 401 {
+            assert!(me.body["detail"].as_str().is_some_and(|d| d.contains("revoked")), "{:#}", me.body);
+            break;
+        }
+        assert!(started.elapsed() < LAG_BOUND, "the revocation never reached {}", two.address);
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    one.stop().await;
+    two.stop().await;
+}
