@@ -18,3 +18,4 @@ pub mod routes;
 pub mod startup;
 pub mod store;
 pub mod telemetry;
+pub mod views;

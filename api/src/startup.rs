@@ -30,6 +30,8 @@ pub struct AppState {
     pub live: Arc<crate::live::LiveReaders>,
     /// Who may read `/metrics`.
     pub metrics_exposure: crate::config::MetricsExposure,
+    /// Rendered current views, by stream, version and reader.
+    pub views: crate::views::Views,
 }
 
 /// The request id of the current request (client's `X-Request-Id` or a fresh UUIDv7).
@@ -69,6 +71,7 @@ impl Application {
                 settings.live_readers.anonymous,
             ),
             metrics_exposure: settings.metrics,
+            views: crate::views::Views::new(crate::views::DEFAULT_BYTES),
         });
         catch_up_in_background(state.clone(), catalog);
         let listener = TcpListener::bind((settings.bind, settings.port))?;

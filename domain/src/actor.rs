@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// The rules' own authority (which player controls which side) is checked by the deciders; the
 /// role only says what kind of participant the actor is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Sets up campaigns and battles, issues tokens, audits everything.

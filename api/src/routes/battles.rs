@@ -7,9 +7,9 @@
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use herald_domain::{
     coalition::battle::{tactical, BattleState, CoalitionBattle, Sides},
-    registry, Actor, AnyRuleset, StreamKind, Viewer,
+    registry, Actor, AnyRuleset, AnyState, StreamKind, Viewer,
 };
-use herald_projections::EventView;
+use herald_projections::{Entry, EventView};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -22,6 +22,7 @@ use crate::{
     },
     auth::{Authenticated, MaybeAuthenticated},
     problem::{ApiError, Problem},
+    views::ViewKey,
 };
 
 /// Entropy to mix into the dice.
@@ -214,12 +215,31 @@ pub async fn get_battle(
 ) -> Result<HttpResponse, ApiError> {
     let stream = path.into_inner().stream();
     let viewer = super::viewer(&req, actor.as_ref(), &stream)?;
-    let AtVersion { current, state: folded, version } = folded(&req, &stream, query.at).await?;
-    let view = current
-        .ruleset
-        .view(&stream, version, folded.as_ref(), current.state.as_ref(), &viewer)
-        .map_err(|error| ApiError::internal(anyhow::anyhow!(error)))?;
-    Ok(HttpResponse::Ok().insert_header(etag(version)).json(view))
+    let render = |current: &Entry, folded: &dyn AnyState, version: u64| {
+        let view = current
+            .ruleset
+            .view(&stream, version, folded, current.state.as_ref(), &viewer)
+            .map_err(|error| ApiError::internal(anyhow::anyhow!(error)))?;
+        serde_json::to_vec(&view).map(web::Bytes::from).map_err(ApiError::internal)
+    };
+    let (body, version) = match query.at {
+        // The current view: from the read models (no IO, so no blocking thread), rendered once
+        // per version and reader (crate::views).
+        None => {
+            let app = state(&req)?;
+            let current = app.service.catalog().entry(&stream).ok_or_else(|| not_found(&stream))?;
+            let key = ViewKey::new(&stream, current.version, &viewer, "view");
+            (
+                app.views.get_or_render(key, || render(&current, current.state.as_ref(), current.version))?,
+                current.version,
+            )
+        }
+        Some(at) => {
+            let AtVersion { current, state: folded, version } = folded(&req, &stream, Some(at)).await?;
+            (render(&current, folded.as_ref(), version)?, version)
+        }
+    };
+    Ok(HttpResponse::Ok().insert_header(etag(version)).content_type("application/json").body(body))
 }
 
 /// The stream's entry and its state now or as of `at`, folded off the async executor.
