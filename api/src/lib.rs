@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod problem;
 pub mod routes;
+pub mod snapshots;
 pub mod startup;
 pub mod store;
 pub mod telemetry;

@@ -11,7 +11,15 @@ use herald_projections::Catalog;
 use herald_store::EventStore;
 use tracing::Instrument;
 
-use crate::{app::Service, auth::Tokens, config::Settings, metrics::Metrics, problem, store::StoreLocation};
+use crate::{
+    app::Service,
+    auth::Tokens,
+    config::Settings,
+    metrics::Metrics,
+    problem,
+    snapshots::{Snapshots, SAVE_EVERY},
+    store::StoreLocation,
+};
 
 /// Shared state of every handler.
 pub struct AppState {
@@ -42,6 +50,9 @@ pub struct RequestId(pub String);
 pub struct Application {
     port: u16,
     server: Server,
+    /// Kept to save the read models once the server has stopped.
+    state: web::Data<AppState>,
+    snapshots: Arc<Snapshots>,
 }
 
 impl Application {
@@ -73,13 +84,15 @@ impl Application {
             metrics_exposure: settings.metrics,
             views: crate::views::Views::new(crate::views::DEFAULT_BYTES),
         });
-        catch_up_in_background(state.clone(), catalog);
+        let snapshots = Arc::new(Snapshots::new(crate::snapshots::dir_for(&location, &settings.data_dir)));
+        catch_up_in_background(state.clone(), catalog, snapshots.clone());
         let listener = TcpListener::bind((settings.bind, settings.port))?;
         let port = listener.local_addr()?.port();
         tracing::info!(address = %settings.bind, port, store = %location.describe(), "herald listening");
+        let app_state = state.clone();
         let server = HttpServer::new(move || {
             App::new()
-                .app_data(state.clone())
+                .app_data(app_state.clone())
                 .app_data(problem::json_config())
                 .app_data(problem::query_config())
                 .app_data(problem::path_config())
@@ -137,7 +150,7 @@ impl Application {
         .shutdown_timeout(5)
         .listen(listener)?
         .run();
-        Ok(Self { port, server })
+        Ok(Self { port, server, state, snapshots })
     }
 
     /// The port actually bound (useful with port 0).
@@ -151,8 +164,16 @@ impl Application {
     }
 
     /// Serve until stopped (Ctrl-C or SIGTERM stop it gracefully).
+    ///
+    /// Once stopped, the read models are saved if they folded anything since the last save, so
+    /// the next start reads them instead of folding the log (a crash skips this: the next start
+    /// folds from the last save on).
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         self.server.await?;
+        let (state, snapshots) = (self.state, self.snapshots);
+        if state.ready.load(std::sync::atomic::Ordering::Acquire) {
+            web::block(move || snapshots.save_if_behind(state.store.as_ref(), state.service.catalog(), 1)).await?;
+        }
         Ok(())
     }
 }
@@ -161,10 +182,11 @@ impl Application {
 /// port is open (and `/healthz` and `/readyz` answer) from the first moment; complete the
 /// follow-ups a crash may have left undone; then keep folding what other processes append
 /// ([`follow`]).
-fn catch_up_in_background(state: web::Data<AppState>, catalog: Arc<Catalog>) {
+fn catch_up_in_background(state: web::Data<AppState>, catalog: Arc<Catalog>, snapshots: Arc<Snapshots>) {
     let spawned = std::thread::Builder::new().name("catch-up".into()).spawn(move || {
         let store = state.store.clone();
         let started = Instant::now();
+        snapshots.restore(store.as_ref(), &catalog);
         let head = store.head_position().ok().flatten().map_or(0, |position| position + 1);
         tracing::info!(events = head, "catching up with the log");
         let mut last_log = Instant::now();
@@ -197,6 +219,8 @@ fn catch_up_in_background(state: web::Data<AppState>, catalog: Arc<Catalog>) {
             }
         }
         state.ready.store(true, std::sync::atomic::Ordering::Release);
+        // A long catch-up is saved at once: the next start, even after a crash, skips it.
+        snapshots.save_if_behind(store.as_ref(), &catalog, SAVE_EVERY);
         tracing::info!(
             events = catalog.folded(),
             elapsed_ms = started.elapsed().as_millis() as u64,
@@ -207,7 +231,7 @@ fn catch_up_in_background(state: web::Data<AppState>, catalog: Arc<Catalog>) {
         // sled lock is released) once the app's state is gone.
         drop(store);
         drop(state);
-        follow(weak, head, &catalog);
+        follow(weak, head, &catalog, &snapshots);
     });
     if let Err(error) = spawned {
         tracing::error!(%error, "cannot start the catch-up thread");
@@ -242,6 +266,7 @@ fn follow(
     store: std::sync::Weak<dyn EventStore>,
     mut head: tokio::sync::watch::Receiver<Option<u64>>,
     catalog: &Catalog,
+    snapshots: &Snapshots,
 ) {
     let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_time().build() else {
         tracing::error!("cannot start the read models' follower: other processes' appends are folded only on demand");
@@ -259,5 +284,6 @@ fn follow(
                 tracing::warn!(%error, "following the log failed; trying again");
             }
         }
+        snapshots.save_if_behind(store.as_ref(), catalog, SAVE_EVERY);
     }
 }

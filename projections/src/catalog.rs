@@ -52,11 +52,11 @@ impl Entry {
 }
 
 #[derive(Debug, Default)]
-struct Inner {
-    checkpoint: Option<u64>,
-    entries: BTreeMap<String, Entry>,
-    streams: BTreeMap<String, u64>,
-    undecodable: Vec<u64>,
+pub(crate) struct Inner {
+    pub(crate) checkpoint: Option<u64>,
+    pub(crate) entries: BTreeMap<String, Entry>,
+    pub(crate) streams: BTreeMap<String, u64>,
+    pub(crate) undecodable: Vec<u64>,
 }
 
 /// The in-memory read models.
@@ -64,7 +64,7 @@ struct Inner {
 pub struct Catalog {
     inner: RwLock<Inner>,
     /// Events folded so far (the checkpoint + 1), readable without the lock while catching up.
-    folded: AtomicU64,
+    pub(crate) folded: AtomicU64,
     /// Whether a catch-up has reached the head of the log once (start-up is over).
     caught_up: AtomicBool,
 }
@@ -184,7 +184,11 @@ impl Catalog {
             && ours.entries.iter().zip(theirs.entries.iter()).all(|((a, x), (b, y))| a == b && x.same_as(y))
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
+    pub(crate) fn write(&self) -> std::sync::RwLockWriteGuard<'_, Inner> {
+        self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub(crate) fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
         self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }

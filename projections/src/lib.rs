@@ -9,7 +9,9 @@
 
 pub mod catalog;
 pub mod events;
+pub mod snapshot;
 
 pub use catalog::{Catalog, Entry};
 pub use events::{EventFilter, EventView};
 pub use herald_domain::Viewer;
+pub use snapshot::{Snapshot, SnapshotError};

@@ -132,12 +132,32 @@ impl TestApp {
     }
 
     /// Stop the server and wait until it has released the data directory.
+    ///
+    /// A graceful stop saves the read models (api/src/snapshots.rs); every test that stops its
+    /// app this way checks that the save worked for whatever it played (every ruleset's states
+    /// survive being saved and read back, or no snapshot is written).
     pub async fn stop(mut self) -> Option<tempfile::TempDir> {
+        let ready = self.request("GET", "/readyz", None, None).await;
+        let had_events = ready.body["status"] == "ready" && ready.body["head"].is_u64();
         self.handle.stop(true).await;
         if let Some(task) = self.task.take() {
             let _ = task.await;
         }
+        if had_events {
+            let saved = self.data_dir.join("read-models").join("read-models.json");
+            let text = std::fs::read_to_string(&saved)
+                .unwrap_or_else(|error| panic!("the read models were not saved at the stop ({error}): see the log"));
+            let snapshot: Value = serde_json::from_str(&text).expect("the snapshot is JSON");
+            assert!(snapshot["catalog"]["checkpoint"].is_u64(), "a snapshot of the log: {snapshot:#}");
+        }
         self._dir.take()
+    }
+
+    /// Keep `dir` (a data directory taken from an earlier app) alive as long as this app.
+    pub fn keep(&mut self, dir: Option<tempfile::TempDir>) {
+        if dir.is_some() {
+            self._dir = dir;
+        }
     }
 
     /// Stop the server without waiting for open connections to finish (graceful shutdown waits

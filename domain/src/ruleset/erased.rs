@@ -129,6 +129,10 @@ pub trait AnyRuleset: Send + Sync {
 
     /// The state of a stream with no events.
     fn new_state(&self) -> Arc<dyn AnyState>;
+    /// A folded state as JSON, for a snapshot of the read models (restored by `load_state`).
+    fn save_state(&self, state: &dyn AnyState) -> Result<String, String>;
+    /// A state `save_state` wrote.
+    fn load_state(&self, saved: &str) -> Result<Arc<dyn AnyState>, String>;
     /// Apply one stored event (`event_type` and `schema` from its envelope, `data` its payload's
     /// JSON text, decoded straight into the ruleset's own event; older schemas are upcast
     /// first). An event that does not decode leaves the state as it was.
@@ -198,7 +202,7 @@ fn to_value(value: &impl Serialize) -> Result<Value, String> {
 impl<R> AnyRuleset for Registered<R>
 where
     R: Ruleset,
-    R::State: Send + Sync + fmt::Debug + PartialEq + 'static,
+    R::State: Send + Sync + fmt::Debug + PartialEq + Serialize + serde::de::DeserializeOwned + 'static,
 {
     fn id(&self) -> &'static str {
         R::ID
@@ -238,6 +242,16 @@ where
 
     fn new_state(&self) -> Arc<dyn AnyState> {
         Arc::new(R::State::default())
+    }
+
+    fn save_state(&self, state: &dyn AnyState) -> Result<String, String> {
+        let state = typed::<R>(state).ok_or_else(|| format!("the state is not a {} state", R::ID))?;
+        serde_json::to_string(state).map_err(|error| error.to_string())
+    }
+
+    fn load_state(&self, saved: &str) -> Result<Arc<dyn AnyState>, String> {
+        let state: R::State = serde_json::from_str(saved).map_err(|error| error.to_string())?;
+        Ok(Arc::new(state))
     }
 
     fn evolve(&self, state: &mut dyn AnyState, event_type: &str, schema: u32, data: &str) -> Result<(), String> {

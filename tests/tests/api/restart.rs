@@ -83,3 +83,37 @@ async fn a_restart_keeps_battles_events_tokens_and_sealed_seeds() {
     assert_eq!(view.body["status"], "resolved");
     app.stop().await;
 }
+
+// Issue 13: a restart reads the saved read models and folds only what came after.
+#[tokio::test]
+async fn a_restart_reads_the_saved_read_models_and_folds_only_what_came_after_them() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let battle = create_sample(&app, &cast).await;
+    ok(&app, &battle.at("/entropy"), &cast.alice, json!({"entropy": "saved"})).await;
+    // A graceful stop saves the models; the restart reads them.
+    let app = app.restart().await;
+    let snapshot = app.data_dir.join("read-models").join("read-models.json");
+    let older = std::fs::read(&snapshot).expect("saved at the stop");
+    ok(&app, &battle.at("/strategies"), &cast.alice, json!({"side": "a", "strategy": STRATEGY_A})).await;
+    let view_before = app.request("GET", &battle.path(), Some(&cast.judge), None).await;
+
+    // As after a crash, the snapshot is older than the log: the start reads it and folds the
+    // strategy submitted after it from the log.
+    let data_dir = app.data_dir.clone();
+    let dir = app.stop().await;
+    std::fs::write(&snapshot, &older).expect("the older snapshot put back");
+    let app = herald_tests::spawn_app_in(&data_dir).await;
+    let view_after = app.request("GET", &battle.path(), Some(&cast.judge), None).await;
+    assert_eq!(view_after.body, view_before.body);
+    assert_eq!(view_after.header("etag"), view_before.header("etag"));
+
+    // A snapshot that is not one (torn, edited) is not used: the log is folded from the start.
+    drop(app.stop().await);
+    std::fs::write(&snapshot, b"{\"format\": 1, \"build\"").expect("written");
+    let mut app = herald_tests::spawn_app_in(&data_dir).await;
+    let view = app.request("GET", &battle.path(), Some(&cast.judge), None).await;
+    assert_eq!(view.body, view_before.body);
+    app.keep(dir);
+    app.stop().await;
+}

@@ -54,7 +54,7 @@ pub enum Morale {
 }
 
 /// A character in the fight.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CharacterState {
     /// As set up.
     pub spec: CharacterSpec,

@@ -44,7 +44,7 @@ pub enum Phase {
 }
 
 /// A zone-rpg fight.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ZoneRpgState {
     /// The zones and borders.
     pub map: ZoneMap,
