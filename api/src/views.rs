@@ -91,7 +91,6 @@ mod tests {
         assert_eq!(get(1, &Viewer::public()), get(1, &Viewer::public()));
         assert_ne!(get(1, &Viewer::public()), get(1, &judge), "a judge's view is another key");
         assert_eq!(get(2, &Viewer::public()), Bytes::from("2:Observer"), "a new version is rendered afresh");
-        drop(get);
         assert_eq!(renders, 3);
     }
 
