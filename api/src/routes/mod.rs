@@ -25,10 +25,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(health::healthz)
         .service(health::readyz)
         .service(health::metrics)
-        .service(web::resource("/openapi.json").route(web::get().to(openapi_json)))
-        .service(web::resource("/docs").route(
-            web::get().to(|| async { HttpResponse::Found().insert_header((header::LOCATION, "/docs/")).finish() }),
-        ))
+        .service(
+            web::resource("/openapi.json")
+                .route(web::get().to(openapi_json))
+                .default_service(web::to(crate::http::unrouted)),
+        )
+        .service(
+            web::resource("/docs")
+                .route(
+                    web::get()
+                        .to(|| async { HttpResponse::Found().insert_header((header::LOCATION, "/docs/")).finish() }),
+                )
+                .default_service(web::to(crate::http::unrouted)),
+        )
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::spec()))
         .configure(viewer::configure)
         .service(
