@@ -117,7 +117,8 @@ pub fn allowed_methods(path: &str) -> Option<Vec<Method>> {
         methods.push(Method::HEAD);
     }
     methods.push(Method::OPTIONS);
-    let order = |m: &Method| ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].iter().position(|o| *o == m.as_str());
+    let order =
+        |m: &Method| ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].iter().position(|o| *o == m.as_str());
     methods.sort_by_key(order);
     Some(methods)
 }
@@ -139,10 +140,7 @@ pub async fn unrouted(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     if methods.contains(req.method()) {
         return Err(ApiError::NotFound(format!("no route for {} {}", req.method(), req.path())));
     }
-    Err(ApiError::MethodNotAllowed {
-        detail: format!("{} answers {allow}, not {}", req.path(), req.method()),
-        allow,
-    })
+    Err(ApiError::MethodNotAllowed { detail: format!("{} answers {allow}, not {}", req.path(), req.method()), allow })
 }
 
 /// Whether an `If-None-Match` value matches `etag` (weak comparison, RFC 9110 §13.1.2).
@@ -280,13 +278,10 @@ pub fn cors(origins: &[String]) -> actix_cors::Cors {
 /// port, and nothing after (no path, no trailing slash, no `*`).
 pub fn check_origins(origins: &[String]) -> anyhow::Result<()> {
     for origin in origins {
-        let valid = origin
-            .strip_prefix("https://")
-            .or_else(|| origin.strip_prefix("http://"))
-            .is_some_and(|rest| {
-                !rest.is_empty()
-                    && rest.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
-            });
+        let valid = origin.strip_prefix("https://").or_else(|| origin.strip_prefix("http://")).is_some_and(|rest| {
+            !rest.is_empty()
+                && rest.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
+        });
         if !valid {
             anyhow::bail!(
                 "invalid CORS origin {origin:?}: give a scheme and host, with a port if not the default, \

@@ -150,10 +150,7 @@ impl Application {
                     .instrument(span)
                 })
                 // Outermost: CORS, so preflights and every answer (errors too) carry its headers.
-                .wrap(actix_web::middleware::Condition::new(
-                    !cors_origins.is_empty(),
-                    crate::http::cors(&cors_origins),
-                ))
+                .wrap(actix_web::middleware::Condition::new(!cors_origins.is_empty(), crate::http::cors(&cors_origins)))
                 .configure(crate::routes::configure)
         })
         // Long-lived SSE connections would otherwise hold a graceful stop for actix's default 30 s.

@@ -109,8 +109,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .default_service(web::to(crate::http::unrouted));
 }
 
+/// The document, generated once (it is the same for the life of the binary, and generating it
+/// takes seconds in a debug build). Its `ETag` is a hash of it, so clients revalidate cheaply.
 async fn openapi_json() -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(crate::openapi::spec_json())
+    static DOCUMENT: std::sync::LazyLock<(String, String)> = std::sync::LazyLock::new(|| {
+        use sha2::Digest;
+        let text = crate::openapi::spec_json();
+        let tag = format!("\"{}\"", &hex::encode(sha2::Sha256::digest(text.as_bytes()))[..16]);
+        (text, tag)
+    });
+    let (text, tag) = &*DOCUMENT;
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((header::ETAG, tag.as_str()))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(text.as_str())
 }
 
 /// What a state-changing request returns: the events it appended and the new version.
@@ -223,7 +236,8 @@ pub async fn execute(
 ) -> Result<HttpResponse, ApiError> {
     let state = state(req)?;
     let meta = command_meta(req, actor.clone())?;
-    if if_match(req)? == Some(IfMatch::Any) && (location.is_some() || state.service.catalog().entry(&stream).is_none()) {
+    if if_match(req)? == Some(IfMatch::Any) && (location.is_some() || state.service.catalog().entry(&stream).is_none())
+    {
         return Err(ApiError::PreconditionFailed(format!(
             "If-Match: * asks for a stream that exists, and {stream} does not{}",
             if location.is_some() { " (this request makes a new one)" } else { "" }
