@@ -248,7 +248,7 @@ pub fn uncompressed(req: &ServiceRequest) -> bool {
 /// preflights are answered (and cached by the browser for an hour).
 pub fn cors(origins: &[String]) -> actix_cors::Cors {
     let mut cors = actix_cors::Cors::default()
-        .allowed_methods(["GET", "HEAD", "POST", "OPTIONS"])
+        .allowed_methods(["GET", "HEAD", "POST", "DELETE", "OPTIONS"])
         .allowed_headers([
             header::AUTHORIZATION,
             header::CONTENT_TYPE,
