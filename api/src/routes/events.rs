@@ -213,7 +213,7 @@ pub async fn stream_events(
     path: web::Path<String>,
     query: web::Query<EventQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let stream = super::ids::stream_name(&state(&req)?.service.catalog(), path.into_inner());
+    let stream = super::ids::stream_name(state(&req)?.service.catalog(), path.into_inner());
     let limit = query.limit()?;
     let direction = query.direction()?;
     let filter = query.filter();
@@ -288,7 +288,7 @@ pub async fn verify_stream(
     MaybeAuthenticated(actor): MaybeAuthenticated,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let stream = super::ids::stream_name(&state(&req)?.service.catalog(), path.into_inner());
+    let stream = super::ids::stream_name(state(&req)?.service.catalog(), path.into_inner());
     super::battles::verify_response(&req, actor, stream).await
 }
 

@@ -34,7 +34,7 @@ pub async fn judge_roll(
     path: web::Path<String>,
     body: Json<JudgeRoll>,
 ) -> Result<HttpResponse, ApiError> {
-    let stream = super::ids::stream_name(&super::state(&req)?.service.catalog(), path.into_inner());
+    let stream = super::ids::stream_name(super::state(&req)?.service.catalog(), path.into_inner());
     let ruleset = super::state(&req)?
         .service
         .catalog()
