@@ -319,6 +319,22 @@ mod tests {
     }
 
     #[test]
+    fn cors_origins_come_from_a_repeated_flag() {
+        use clap::Parser;
+        let cli = crate::cli::Cli::try_parse_from([
+            "herald",
+            "--cors-origin",
+            "https://maps.example.org",
+            "--cors-origin",
+            "http://localhost:5173",
+        ])
+        .expect("parses");
+        let settings = cli.serve.settings().expect("settings");
+        assert_eq!(settings.cors_origins, ["https://maps.example.org", "http://localhost:5173"]);
+        assert!(crate::config::Settings::default().cors_origins.is_empty(), "off by default");
+    }
+
+    #[test]
     fn origins_are_a_scheme_and_a_host() {
         assert!(check_origins(&["https://maps.example.org".into(), "http://localhost:5173".into()]).is_ok());
         for bad in ["*", "maps.example.org", "https://maps.example.org/", "https://x.org/app", "ftp://x.org"] {
