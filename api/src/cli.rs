@@ -78,6 +78,10 @@ pub struct ServeArgs {
     /// Who may read /metrics [default: public].
     #[arg(long, env = "HERALD_METRICS", global = true)]
     pub metrics: Option<crate::config::MetricsExposure>,
+    /// An origin a browser app may call the API from (CORS), e.g. `https://maps.example.org`;
+    /// repeat for several (comma-separated in the environment variable) [default: none].
+    #[arg(long = "cors-origin", env = "HERALD_CORS_ORIGINS", value_delimiter = ',', global = true)]
+    pub cors_origins: Vec<String>,
 }
 
 impl ServeArgs {
@@ -110,6 +114,9 @@ impl ServeArgs {
         }
         if let Some(exposure) = self.metrics {
             settings.metrics = exposure;
+        }
+        if !self.cors_origins.is_empty() {
+            settings.cors_origins = self.cors_origins.clone();
         }
         Ok(settings)
     }

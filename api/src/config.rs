@@ -28,6 +28,9 @@ pub struct Settings {
     pub live_readers: LiveReaderLimits,
     /// Who may read `/metrics`: `public` (the default), `admin` or `off`.
     pub metrics: MetricsExposure,
+    /// Origins a browser app may call the API from (CORS), e.g. `https://maps.example.org`.
+    /// Empty (the default): no cross-origin access.
+    pub cors_origins: Vec<String>,
 }
 
 /// Who may read `/metrics` (`metrics` in the config file, `--metrics`, `HERALD_METRICS`).
@@ -88,6 +91,7 @@ impl Default for Settings {
             log_filter: "info".to_string(),
             live_readers: LiveReaderLimits::default(),
             metrics: MetricsExposure::default(),
+            cors_origins: Vec::new(),
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod archive;
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod http;
 pub mod limits;
 pub mod live;
 pub mod metrics;

@@ -32,6 +32,21 @@ pub struct Problem {
     /// The rule violated (`seed 003 §4.1.1`), for rule violations.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// For a request body that does not fit its schema: each invalid field, named by a JSON
+    /// Pointer (RFC 6901) into the body, with what is wrong with it (an RFC 9457 extension
+    /// member). Absent when the problem is not about fields.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+}
+
+/// One invalid field of a request body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"pointer": "/bonus", "detail": "invalid type: string \"six\", expected u8"}))]
+pub struct FieldError {
+    /// A JSON Pointer (RFC 6901) to the field in the request body (`""` for the body itself).
+    pub pointer: String,
+    /// What is wrong with it.
+    pub detail: String,
 }
 
 /// Every generic error code: code, status, title. Rule violations carry the rule's own code.
@@ -40,8 +55,11 @@ pub const CODES: &[(&str, u16, &str)] = &[
     ("unauthenticated", 401, "Authentication required"),
     ("forbidden", 403, "Forbidden"),
     ("not_found", 404, "Not found"),
+    ("method_not_allowed", 405, "Method not allowed"),
     ("conflict", 409, "Conflict"),
     ("precondition_failed", 412, "Precondition failed"),
+    ("content_too_large", 413, "Content too large"),
+    ("unsupported_media_type", 415, "Unsupported media type"),
     ("rule_violation", 422, "Rule violation"),
     ("too_many_requests", 429, "Too many requests"),
     ("internal", 500, "Internal error"),
@@ -54,6 +72,14 @@ pub enum ApiError {
     /// The request could not be parsed (400).
     #[error("{0}")]
     Malformed(String),
+    /// A body that does not fit its schema (400), with a pointer to each invalid field.
+    #[error("{detail}")]
+    Invalid {
+        /// What went wrong.
+        detail: String,
+        /// The invalid fields.
+        errors: Vec<FieldError>,
+    },
     /// No or an unknown bearer token (401).
     #[error("{0}")]
     Unauthenticated(String),
@@ -70,6 +96,20 @@ pub enum ApiError {
     /// No such resource (404).
     #[error("{0}")]
     NotFound(String),
+    /// The path exists, the method does not (405, with `Allow`).
+    #[error("{detail}")]
+    MethodNotAllowed {
+        /// What was refused.
+        detail: String,
+        /// The methods the path answers, for the `Allow` header.
+        allow: String,
+    },
+    /// The body is larger than the server takes (413).
+    #[error("{0}")]
+    ContentTooLarge(String),
+    /// The body is not JSON (`Content-Type` other than `application/json` or `…+json`) (415).
+    #[error("{0}")]
+    UnsupportedMediaType(String),
     /// The stream moved on since it was read (409).
     #[error("{0}")]
     Conflict(String),
@@ -101,7 +141,10 @@ impl ApiError {
 
     fn parts(&self) -> (&'static str, String, Option<String>) {
         match self {
-            Self::Malformed(detail) => ("malformed_request", detail.clone(), None),
+            Self::Malformed(detail) | Self::Invalid { detail, .. } => ("malformed_request", detail.clone(), None),
+            Self::MethodNotAllowed { detail, .. } => ("method_not_allowed", detail.clone(), None),
+            Self::ContentTooLarge(detail) => ("content_too_large", detail.clone(), None),
+            Self::UnsupportedMediaType(detail) => ("unsupported_media_type", detail.clone(), None),
             Self::Unauthenticated(detail) => ("unauthenticated", detail.clone(), None),
             Self::Forbidden { detail, rule, .. } => ("forbidden", detail.clone(), rule.clone()),
             Self::NotFound(detail) => ("not_found", detail.clone(), None),
@@ -131,6 +174,10 @@ impl ApiError {
             code,
             detail,
             rule,
+            errors: match self {
+                Self::Invalid { errors, .. } => errors.clone(),
+                _ => Vec::new(),
+            },
         }
     }
 }
@@ -168,6 +215,9 @@ impl ResponseError for ApiError {
         if matches!(self, Self::Unauthenticated(_)) {
             response.insert_header(("WWW-Authenticate", "Bearer"));
         }
+        if let Self::MethodNotAllowed { allow, .. } = self {
+            response.insert_header(("Allow", allow.as_str()));
+        }
         if matches!(self, Self::Unavailable(_) | Self::TooManyRequests(_)) {
             response.insert_header(("Retry-After", "1"));
         }
@@ -175,11 +225,124 @@ impl ResponseError for ApiError {
     }
 }
 
-/// Turn actix's JSON, path and query extraction errors into 400 problems.
+/// The largest request body Herald reads (1 MiB); a larger one is answered 413.
+pub const BODY_LIMIT: usize = 1 << 20;
+
+/// Turn actix's JSON extraction errors into problems: 415 for a body that is not JSON, 413 past
+/// [`BODY_LIMIT`], 400 otherwise (handlers that take [`Json`] get a pointer to each bad field).
 pub fn json_config() -> actix_web::web::JsonConfig {
-    actix_web::web::JsonConfig::default()
-        .limit(1 << 20)
-        .error_handler(|error, _| ApiError::Malformed(format!("invalid JSON body: {error}")).into())
+    actix_web::web::JsonConfig::default().limit(BODY_LIMIT).error_handler(|error, req| json_error(error, req).into())
+}
+
+fn json_error(error: actix_web::error::JsonPayloadError, req: &actix_web::HttpRequest) -> ApiError {
+    use actix_web::error::JsonPayloadError;
+    match error {
+        JsonPayloadError::ContentType if has_no_body(req) => {
+            ApiError::Malformed("this request needs a JSON body (Content-Type: application/json)".into())
+        }
+        JsonPayloadError::ContentType => unsupported_media_type(),
+        JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => too_large(),
+        JsonPayloadError::Payload(actix_web::error::PayloadError::Overflow) => too_large(),
+        JsonPayloadError::Deserialize(error) => body_error(&error, "", &error.to_string()),
+        other => ApiError::Malformed(format!("invalid JSON body: {other}")),
+    }
+}
+
+/// Whether a request came without a body (no or a zero `Content-Length`, not chunked).
+pub fn has_no_body(req: &actix_web::HttpRequest) -> bool {
+    use actix_web::http::header;
+    let length = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).map(str::trim);
+    matches!(length, None | Some("0")) && !req.headers().contains_key(header::TRANSFER_ENCODING)
+}
+
+fn unsupported_media_type() -> ApiError {
+    ApiError::UnsupportedMediaType("the body must be JSON: send Content-Type: application/json".into())
+}
+
+fn too_large() -> ApiError {
+    ApiError::ContentTooLarge(format!("the body is larger than the {BODY_LIMIT} bytes (1 MiB) Herald takes"))
+}
+
+/// A body that does not parse (400, no pointer: it is not JSON) or does not fit the schema
+/// (400 with the pointer of the field).
+fn body_error(error: &serde_json::Error, pointer: &str, message: &str) -> ApiError {
+    if error.is_syntax() || error.is_eof() || error.is_io() {
+        return ApiError::Malformed(format!("invalid JSON body: {message}"));
+    }
+    let shown = if pointer.is_empty() { "the body".to_string() } else { format!("`{pointer}`") };
+    ApiError::Invalid {
+        detail: format!("invalid JSON body: {shown}: {message}"),
+        errors: vec![FieldError { pointer: pointer.to_string(), detail: message.to_string() }],
+    }
+}
+
+/// The JSON Pointer (RFC 6901) of a serde path (`armies.a.slots[0].troops`).
+pub fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        let token = match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => key.clone(),
+            Segment::Enum { variant } => variant.clone(),
+            Segment::Unknown => continue,
+        };
+        pointer.push('/');
+        pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    }
+    pointer
+}
+
+/// A JSON request body, like `web::Json`, that answers a body which does not fit its schema
+/// with a 400 naming the field by its JSON Pointer (`errors` in the problem), a body that is
+/// not JSON with 415 and one past [`BODY_LIMIT`] with 413.
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+impl<T> Json<T> {
+    /// The body.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Json<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Json<T> {
+    type Error = actix_web::Error;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &actix_web::HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        // The raw JSON value first (content type, size and syntax checked as for every body),
+        // then the schema, with the path of the first field that does not fit.
+        let raw = actix_web::web::Json::<Box<serde_json::value::RawValue>>::from_request(req, payload);
+        Box::pin(async move {
+            let raw = raw.await?.into_inner();
+            let mut deserializer = serde_json::Deserializer::from_str(raw.get());
+            match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+                Ok(value) => Ok(Json(value)),
+                Err(error) => {
+                    let pointer = pointer_of(error.path());
+                    let inner = error.into_inner();
+                    Err(body_error(&inner, &pointer, &strip_position(&inner)).into())
+                }
+            }
+        })
+    }
+}
+
+/// serde_json's message without its "at line 1 column 42" (the pointer says where).
+fn strip_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
 }
 
 /// Query-string errors as 400 problems.

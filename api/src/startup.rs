@@ -84,6 +84,8 @@ impl Application {
             metrics_exposure: settings.metrics,
             views: crate::views::Views::new(crate::views::DEFAULT_BYTES),
         });
+        crate::http::check_origins(&settings.cors_origins)?;
+        let cors_origins = settings.cors_origins.clone();
         let snapshots = Arc::new(Snapshots::new(crate::snapshots::dir_for(&location, &settings.data_dir)));
         catch_up_in_background(state.clone(), catalog, snapshots.clone());
         let listener = TcpListener::bind((settings.bind, settings.port))?;
@@ -96,6 +98,19 @@ impl Application {
                 .app_data(problem::json_config())
                 .app_data(problem::query_config())
                 .app_data(problem::path_config())
+                // Innermost: HEAD as GET, 304 on If-None-Match, Cache-Control and Vary.
+                .wrap_fn(|mut req, srv| {
+                    let (head, if_none_match) = crate::http::before(&mut req);
+                    let response = srv.call(req);
+                    async move { Ok(crate::http::after(response.await?, head, if_none_match.as_deref())) }
+                })
+                .wrap(actix_web::middleware::Compress::default())
+                .wrap_fn(|mut req, srv| {
+                    if crate::http::uncompressed(&req) {
+                        req.headers_mut().remove(actix_web::http::header::ACCEPT_ENCODING);
+                    }
+                    srv.call(req)
+                })
                 .wrap_fn(|req, srv| {
                     let catching_up = catching_up(&req);
                     let started = Instant::now();
@@ -112,7 +127,10 @@ impl Application {
                     let state = req.app_data::<web::Data<AppState>>().cloned();
                     let span = tracing::info_span!("request", request_id = %request_id, %method, path = %req.path());
                     let response = match catching_up {
-                        None => futures_util::future::Either::Left(srv.call(req)),
+                        None => futures_util::future::Either::Left(futures_util::FutureExt::map(
+                            srv.call(req),
+                            |response| response.map(actix_web::dev::ServiceResponse::map_into_boxed_body),
+                        )),
                         Some(detail) => {
                             let (request, _) = req.into_parts();
                             let busy =
@@ -144,6 +162,8 @@ impl Application {
                     }
                     .instrument(span)
                 })
+                // Outermost: CORS, so preflights and every answer (errors too) carry its headers.
+                .wrap(actix_web::middleware::Condition::new(!cors_origins.is_empty(), crate::http::cors(&cors_origins)))
                 .configure(crate::routes::configure)
         })
         // Long-lived SSE connections would otherwise hold a graceful stop for actix's default 30 s.

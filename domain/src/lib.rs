@@ -26,5 +26,5 @@ pub mod zone_rpg;
 pub use actor::{Actor, Role};
 pub use decider::{event_type_of, Context, Decider, DiceCursor, EventType};
 pub use error::RuleError;
-pub use ruleset::{AnyRuleset, AnyState, Ruleset, StreamKind};
+pub use ruleset::{AnyRuleset, AnyState, FieldMismatch, Ruleset, StreamKind};
 pub use viewer::Viewer;

@@ -6,6 +6,7 @@
 //! with discriminators; no constructs they cannot read). `herald openapi` prints it;
 //! `openapi/openapi.json` is the committed copy, and a test fails when the two differ.
 
+mod conventions;
 mod limits;
 mod normalize;
 mod registry;
@@ -26,7 +27,12 @@ use crate::routes::{battles, campaigns, coalition_battles, events, health, rolls
         description = "An event-sourced referee service for tabletop wargame campaigns. Every action is an \
 event; every die is drawn from a committed, seeded ChaCha20 tape and recorded, so any battle can be \
 replayed and verified. Errors are RFC 9457 problem+json with a stable `code` and, for rule violations, \
-the `rule` they come from. See README.md and docs/ in the repository.",
+the `rule` they come from; a body that does not fit its schema names each invalid field by a JSON \
+Pointer in `errors`. HTTP conventions (docs/API.md): a method a path does not answer is `405` with \
+`Allow` (and `OPTIONS` lists them); `HEAD` answers every `GET`; `If-None-Match` gives `304`; \
+responses are compressed (gzip, br, zstd) when the client accepts it; bodies are JSON of at most \
+1 MiB (`415`, `413`); browser apps on the origins the host allows may call it (CORS). See README.md \
+and docs/ in the repository.",
         license(name = "MIT OR Apache-2.0")
     ),
     paths(

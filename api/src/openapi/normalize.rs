@@ -28,6 +28,7 @@ pub fn for_generators(document: &mut Value) {
     drop_structured_defaults(document);
     binary_bodies(document);
     super::responses::shared_statuses(document);
+    super::conventions::http_conventions(document);
     super::limits::request_text_limits(document);
 }
 

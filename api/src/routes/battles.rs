@@ -21,7 +21,7 @@ use crate::{
         wrong_ruleset, AtVersion,
     },
     auth::{Authenticated, MaybeAuthenticated},
-    problem::{ApiError, Problem},
+    problem::{ApiError, Json, Problem},
     views::ViewKey,
 };
 
@@ -128,6 +128,9 @@ pub async fn create_stream(
     crate::auth::require_host_scope(req)?;
     let Creation { ruleset, seed: supplied, setup } = creation(kind, body)?;
     ruleset.may_set_up(&actor)?;
+    if let Some(mismatch) = ruleset.setup_mismatch(&setup) {
+        return Err(super::mismatch(format!("not a {} set-up", ruleset.id()), mismatch));
+    }
     // Checked before a seed is sealed, so a malformed set-up leaves nothing behind.
     ruleset.set_up(setup.clone(), String::new())?;
     if let Some(response) = super::replayed_creation(req, &actor, kind).await? {
@@ -321,6 +324,9 @@ pub async fn post_action(
             ruleset.id()
         )));
     }
+    if let Some(mismatch) = ruleset.command_mismatch(&command) {
+        return Err(super::mismatch(format!("not a {} command", ruleset.id()), mismatch));
+    }
     super::execute(&req, actor, ruleset, stream, command, None).await
 }
 
@@ -347,7 +353,7 @@ pub async fn contribute_entropy(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<BattleId>,
-    body: web::Json<EntropyRequest>,
+    body: Json<EntropyRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let stream = path.into_inner().stream();
     let ruleset = existing(&req, &stream)?;
@@ -528,7 +534,7 @@ pub async fn apply_tactical_result(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<BattleId>,
-    body: web::Json<TacticalResultRequest>,
+    body: Json<TacticalResultRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     super::require_judge(

@@ -28,7 +28,7 @@ use super::{blocking, command_meta, command_response, etag, ids::CampaignId, sta
 use crate::{
     app::{campaign, command_value, decode_events, read_stream_to, ruleset},
     auth::{Authenticated, MaybeAuthenticated},
-    problem::{ApiError, Problem},
+    problem::{ApiError, Json, Problem},
 };
 
 /// Set up a campaign round: the round's set-up (`CampaignSetup`) and optionally `seed`, a root
@@ -546,7 +546,7 @@ macro_rules! command_route {
             req: HttpRequest,
             Authenticated(actor): Authenticated,
             path: web::Path<CampaignId>,
-            body: web::Json<$body>,
+            body: Json<$body>,
         ) -> Result<HttpResponse, ApiError> {
             let make: fn($body) -> CampaignCommand = $make;
             run(&req, actor, path.into_inner(), make(body.into_inner())).await
@@ -832,7 +832,7 @@ pub async fn impose_sanction(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<CampaignId>,
-    body: web::Json<SanctionRequest>,
+    body: Json<SanctionRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let command = CampaignCommand::ImposeSanction {
@@ -871,7 +871,7 @@ pub async fn cast_vote(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<(CampaignId, String)>,
-    body: web::Json<BallotRequest>,
+    body: Json<BallotRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, vote) = path.into_inner();
     run(&req, actor, id, CampaignCommand::CastVote { vote, option: body.into_inner().option }).await

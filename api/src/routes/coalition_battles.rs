@@ -16,7 +16,7 @@ use super::{battles::not_found, etag, ids::BattleId, state, CommandResponse};
 use crate::{
     app::{command_value, ruleset, wrong_ruleset},
     auth::{Authenticated, MaybeAuthenticated},
-    problem::{ApiError, Problem},
+    problem::{ApiError, Json, Problem},
 };
 
 async fn run(
@@ -132,7 +132,7 @@ pub async fn submit_strategy(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<BattleId>,
-    body: web::Json<StrategyRequest>,
+    body: Json<StrategyRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let command = BattleCommand::SubmitStrategy {
@@ -204,7 +204,7 @@ pub async fn assign_strategy_bonus(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<BattleId>,
-    body: web::Json<StrategyBonusRequest>,
+    body: Json<StrategyBonusRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let command = BattleCommand::AssignStrategyBonus { side: body.side, bonus: body.bonus, note: body.note };
@@ -227,7 +227,7 @@ pub async fn resolve_battle(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<BattleId>,
-    body: Result<web::Json<ResolveRequest>, actix_web::Error>,
+    body: Result<Json<ResolveRequest>, actix_web::Error>,
 ) -> Result<HttpResponse, actix_web::Error> {
     // No body means no options; a body that does not parse is refused, not ignored (a typo in
     // `running_away` must not resolve the battle as if nobody ran).
@@ -261,7 +261,7 @@ pub async fn override_casualties(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<BattleId>,
-    body: web::Json<CasualtiesRequest>,
+    body: Json<CasualtiesRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let command = BattleCommand::OverrideCasualties { side: body.side, losses: body.losses, reason: body.reason };
@@ -286,7 +286,7 @@ pub async fn assign_involvement(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<BattleId>,
-    body: web::Json<InvolvementRequest>,
+    body: Json<InvolvementRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let command = BattleCommand::AssignInvolvement { side: body.side, shares: body.shares };

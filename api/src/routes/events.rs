@@ -199,7 +199,7 @@ pub async fn all_events(
 
 /// The events of one stream.
 #[utoipa::path(get, path = "/v1/streams/{stream}/events", tag = "events",
-    params(("stream" = String, Path, description = "stream name, e.g. `battle-0193…`"), EventQuery),
+    params(("stream" = String, Path, description = "stream name, e.g. `battle-0193…`, or a battle's or campaign's bare UUID"), EventQuery),
     responses(
         (status = 200, description = "a page of events; the ETag is the stream's version", body = EventPage),
         (status = 400, description = "bad paging or filter", body = Problem, content_type = "application/problem+json"),
@@ -213,7 +213,7 @@ pub async fn stream_events(
     path: web::Path<String>,
     query: web::Query<EventQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let stream = path.into_inner();
+    let stream = super::ids::stream_name(state(&req)?.service.catalog(), path.into_inner());
     let limit = query.limit()?;
     let direction = query.direction()?;
     let filter = query.filter();
@@ -276,7 +276,7 @@ pub async fn stream_events(
 
 /// Verify any stream Herald can replay: battles of every ruleset and campaigns.
 #[utoipa::path(get, path = "/v1/streams/{stream}/verify", tag = "events",
-    params(("stream" = String, Path, description = "stream name")),
+    params(("stream" = String, Path, description = "stream name, e.g. `battle-0193…`, or a battle's or campaign's bare UUID")),
     responses(
         (status = 200, description = "the verification report", body = crate::app::verify::VerifyReport),
         (status = 403, description = "the seed is still sealed and you are not a judge", body = Problem, content_type = "application/problem+json"),
@@ -288,7 +288,8 @@ pub async fn verify_stream(
     MaybeAuthenticated(actor): MaybeAuthenticated,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    super::battles::verify_response(&req, actor, path.into_inner()).await
+    let stream = super::ids::stream_name(state(&req)?.service.catalog(), path.into_inner());
+    super::battles::verify_response(&req, actor, stream).await
 }
 
 /// Events a live reader reads from the store at a time.

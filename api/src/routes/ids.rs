@@ -48,3 +48,19 @@ macro_rules! stream_id {
 
 stream_id!(BattleId, "battle", "battle");
 stream_id!(CampaignId, "campaign", "campaign");
+
+/// A stream named in a path (`/v1/streams/{stream}/…`): its name (`battle-<uuid>`,
+/// `campaign-<uuid>`, `tokens`), or a bare UUID, which names the battle or campaign with that
+/// id (whichever exists; a battle's when neither does, so the 404 names a stream).
+pub fn stream_name(catalog: &herald_projections::Catalog, raw: String) -> String {
+    let Ok(id) = Uuid::parse_str(&raw) else { return raw };
+    let battle = BattleId(id).stream();
+    if catalog.entry(&battle).is_some() {
+        return battle;
+    }
+    let campaign = CampaignId(id).stream();
+    if catalog.entry(&campaign).is_some() {
+        return campaign;
+    }
+    battle
+}

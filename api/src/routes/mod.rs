@@ -25,10 +25,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(health::healthz)
         .service(health::readyz)
         .service(health::metrics)
-        .service(web::resource("/openapi.json").route(web::get().to(openapi_json)))
-        .service(web::resource("/docs").route(
-            web::get().to(|| async { HttpResponse::Found().insert_header((header::LOCATION, "/docs/")).finish() }),
-        ))
+        .service(
+            web::resource("/openapi.json")
+                .route(web::get().to(openapi_json))
+                .default_service(web::to(crate::http::unrouted)),
+        )
+        .service(
+            web::resource("/docs")
+                .route(
+                    web::get()
+                        .to(|| async { HttpResponse::Found().insert_header((header::LOCATION, "/docs/")).finish() }),
+                )
+                .default_service(web::to(crate::http::unrouted)),
+        )
         .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::spec()))
         .configure(viewer::configure)
         .service(
@@ -97,13 +106,24 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(tokens::whoami)
                 .service(tokens::revoke_token),
         )
-        .default_service(web::to(|req: HttpRequest| async move {
-            Err::<HttpResponse, _>(ApiError::NotFound(format!("no route for {} {}", req.method(), req.path())))
-        }));
+        .default_service(web::to(crate::http::unrouted));
 }
 
+/// The document, generated once (it is the same for the life of the binary, and generating it
+/// takes seconds in a debug build). Its `ETag` is a hash of it, so clients revalidate cheaply.
 async fn openapi_json() -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(crate::openapi::spec_json())
+    static DOCUMENT: std::sync::LazyLock<(String, String)> = std::sync::LazyLock::new(|| {
+        use sha2::Digest;
+        let text = crate::openapi::spec_json();
+        let tag = format!("\"{}\"", &hex::encode(sha2::Sha256::digest(text.as_bytes()))[..16]);
+        (text, tag)
+    });
+    let (text, tag) = &*DOCUMENT;
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((header::ETAG, tag.as_str()))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(text.as_str())
 }
 
 /// What a state-changing request returns: the events it appended and the new version.
@@ -132,11 +152,9 @@ pub fn command_meta(req: &HttpRequest, actor: Actor) -> Result<CommandMeta, ApiE
     if idempotency_key.as_ref().is_some_and(|key| key.is_empty() || key.len() > 200) {
         return Err(ApiError::Malformed("Idempotency-Key must be 1 to 200 characters".into()));
     }
-    let expected_version = match header_text(req, "if-match")? {
-        None => None,
-        Some(value) => Some(parse_etag(&value).ok_or_else(|| {
-            ApiError::Malformed(format!("If-Match must be a stream version such as \"3\", not {value}"))
-        })?),
+    let expected_version = match if_match(req)? {
+        None | Some(IfMatch::Any) => None,
+        Some(IfMatch::Version(version)) => Some(version),
     };
     // Set by the `Authenticated` extractor that gave the actor; without it the request reaches
     // nothing (fail closed).
@@ -150,6 +168,26 @@ pub fn command_meta(req: &HttpRequest, actor: Actor) -> Result<CommandMeta, ApiE
         correlation_id: req.extensions().get::<crate::startup::RequestId>().map(|id| id.0.clone()),
         expected_version,
     })
+}
+
+/// An `If-Match` precondition on a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IfMatch {
+    /// `*`: the stream must exist (a creation, which makes a new stream, is refused with 412).
+    Any,
+    /// `"3"`: the stream must be at this version.
+    Version(u64),
+}
+
+/// The request's `If-Match`, if any: `*` or a stream version (`"3"`, `W/"3"` or `3`).
+pub fn if_match(req: &HttpRequest) -> Result<Option<IfMatch>, ApiError> {
+    match header_text(req, "if-match")? {
+        None => Ok(None),
+        Some(value) if value == "*" => Ok(Some(IfMatch::Any)),
+        Some(value) => parse_etag(&value).map(|version| Some(IfMatch::Version(version))).ok_or_else(|| {
+            ApiError::Malformed(format!("If-Match must be `*` or a stream version such as \"3\", not {value}"))
+        }),
+    }
 }
 
 fn header_text(req: &HttpRequest, name: &str) -> Result<Option<String>, ApiError> {
@@ -168,6 +206,14 @@ pub fn parse_etag(value: &str) -> Option<u64> {
 /// The `ETag` of a stream version.
 pub fn etag(version: u64) -> (header::HeaderName, String) {
     (header::ETAG, format!("\"{version}\""))
+}
+
+/// A body that does not fit a ruleset's schema: 400 with the field's JSON Pointer.
+pub fn mismatch(what: String, mismatch: herald_domain::FieldMismatch) -> ApiError {
+    ApiError::Invalid {
+        detail: format!("{what}: {mismatch}"),
+        errors: vec![crate::problem::FieldError { pointer: mismatch.pointer, detail: mismatch.detail }],
+    }
 }
 
 /// Run blocking work (sled, deciding) off the async executor.
@@ -190,6 +236,13 @@ pub async fn execute(
 ) -> Result<HttpResponse, ApiError> {
     let state = state(req)?;
     let meta = command_meta(req, actor.clone())?;
+    if if_match(req)? == Some(IfMatch::Any) && (location.is_some() || state.service.catalog().entry(&stream).is_none())
+    {
+        return Err(ApiError::PreconditionFailed(format!(
+            "If-Match: * asks for a stream that exists, and {stream} does not{}",
+            if location.is_some() { " (this request makes a new one)" } else { "" }
+        )));
+    }
     let worker = state.clone();
     let outcome = blocking(move || worker.service.execute(ruleset, &stream, command, meta)).await;
     if let Err(ApiError::Rule(_) | ApiError::Forbidden { .. }) = &outcome {

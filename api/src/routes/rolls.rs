@@ -7,7 +7,7 @@ use herald_domain::dice::JudgeRoll;
 use super::CommandResponse;
 use crate::{
     auth::Authenticated,
-    problem::{ApiError, Problem},
+    problem::{ApiError, Json, Problem},
 };
 
 /// Roll dice for a judge on a battle or campaign stream, with a stated purpose: `d3`, `2d6+3`,
@@ -15,7 +15,7 @@ use crate::{
 /// tape and checked by `verify` like any other.
 #[utoipa::path(post, path = "/v1/streams/{stream}/rolls", tag = "events", operation_id = "judge_roll",
     request_body = JudgeRoll,
-    params(("stream" = String, Path, description = "stream name, e.g. `battle-0193…` or `campaign-0193…`"),
+    params(("stream" = String, Path, description = "stream name, e.g. `battle-0193…` or `campaign-0193…`, or a battle's or campaign's bare UUID"),
            ("If-Match" = Option<String>, Header, description = "the stream version you read"),
            ("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe")),
     responses(
@@ -32,9 +32,9 @@ pub async fn judge_roll(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<String>,
-    body: web::Json<JudgeRoll>,
+    body: Json<JudgeRoll>,
 ) -> Result<HttpResponse, ApiError> {
-    let stream = path.into_inner();
+    let stream = super::ids::stream_name(super::state(&req)?.service.catalog(), path.into_inner());
     let ruleset = super::state(&req)?
         .service
         .catalog()

@@ -53,8 +53,12 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; st
 
 /// Mount `/` and `/viewer/…`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/").route(web::get().to(index)))
-        .service(web::resource("/viewer/{path:.*}").route(web::get().to(file)));
+    cfg.service(web::resource("/").route(web::get().to(index)).default_service(web::to(crate::http::unrouted)))
+        .service(
+            web::resource("/viewer/{path:.*}")
+                .route(web::get().to(file))
+                .default_service(web::to(crate::http::unrouted)),
+        );
 }
 
 async fn index(req: HttpRequest) -> HttpResponse {

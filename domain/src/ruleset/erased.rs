@@ -59,6 +59,43 @@ pub enum Refusal {
     Rule(#[from] RuleError),
 }
 
+/// A field of a request that does not fit its schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldMismatch {
+    /// A JSON Pointer (RFC 6901) to the field (`""` for the whole value).
+    pub pointer: String,
+    /// What is wrong with it.
+    pub detail: String,
+}
+
+/// Deserialize `value` as `T`, or say which field does not fit and why.
+pub fn decode<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, FieldMismatch> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let mut pointer = String::new();
+        for segment in error.path().iter() {
+            let token = match segment {
+                serde_path_to_error::Segment::Seq { index } => index.to_string(),
+                serde_path_to_error::Segment::Map { key } => key.clone(),
+                serde_path_to_error::Segment::Enum { variant } => variant.clone(),
+                serde_path_to_error::Segment::Unknown => continue,
+            };
+            pointer.push('/');
+            pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
+        }
+        FieldMismatch { pointer, detail: error.into_inner().to_string() }
+    })
+}
+
+impl fmt::Display for FieldMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            write!(f, "{}", self.detail)
+        } else {
+            write!(f, "`{}`: {}", self.pointer, self.detail)
+        }
+    }
+}
+
 /// A named schema and every schema it refers to, for the OpenAPI document (as JSON Schema).
 #[derive(Debug, Clone)]
 pub struct SchemaComponents {
@@ -147,6 +184,15 @@ pub trait AnyRuleset: Send + Sync {
 
     /// Parse a set-up body and make the command that opens the stream.
     fn set_up(&self, setup: Value, seed_commitment: String) -> Result<Value, Refusal>;
+    /// Where a set-up body does not fit the ruleset's set-up: the JSON Pointer of the first
+    /// field that does not and why (`None` when it fits).
+    fn setup_mismatch(&self, _setup: &Value) -> Option<FieldMismatch> {
+        None
+    }
+    /// Where a command does not fit the ruleset's commands, as [`AnyRuleset::setup_mismatch`].
+    fn command_mismatch(&self, _command: &Value) -> Option<FieldMismatch> {
+        None
+    }
     /// Whether `actor` may open a stream.
     fn may_set_up(&self, actor: &Actor) -> Result<(), RuleError>;
     /// Whether `command` may be sent to `POST …/actions` (its `type` is not a service command).
@@ -276,8 +322,8 @@ where
 
     fn decide(&self, state: &dyn AnyState, command: &Value, ctx: &mut Context) -> Result<Vec<Value>, Refusal> {
         let state = typed::<R>(state).ok_or_else(|| Refusal::Malformed(format!("not a {} stream", R::ID)))?;
-        let command: R::Command = serde::Deserialize::deserialize(command)
-            .map_err(|error| Refusal::Malformed(format!("not a {} command: {error}", R::ID)))?;
+        let command: R::Command =
+            decode(command).map_err(|error| Refusal::Malformed(format!("not a {} command: {error}", R::ID)))?;
         let events = R::decide(state, &command, ctx)?;
         events.iter().map(|event| to_value(event).map_err(Refusal::Malformed)).collect()
     }
@@ -287,9 +333,17 @@ where
     }
 
     fn set_up(&self, setup: Value, seed_commitment: String) -> Result<Value, Refusal> {
-        let setup: R::Setup = serde::Deserialize::deserialize(&setup)
-            .map_err(|error| Refusal::Malformed(format!("not a {} set-up: {error}", R::ID)))?;
+        let setup: R::Setup =
+            decode(&setup).map_err(|error| Refusal::Malformed(format!("not a {} set-up: {error}", R::ID)))?;
         to_value(&R::set_up(setup, seed_commitment)).map_err(Refusal::Malformed)
+    }
+
+    fn setup_mismatch(&self, setup: &Value) -> Option<FieldMismatch> {
+        decode::<R::Setup>(setup).err()
+    }
+
+    fn command_mismatch(&self, command: &Value) -> Option<FieldMismatch> {
+        decode::<R::Command>(command).err()
     }
 
     fn may_set_up(&self, actor: &Actor) -> Result<(), RuleError> {

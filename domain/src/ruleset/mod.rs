@@ -14,7 +14,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-pub use erased::{AnyRuleset, AnyState, Refusal, Registered, RulesetSchemas, SchemaComponents};
+pub use erased::{decode, AnyRuleset, AnyState, FieldMismatch, Refusal, Registered, RulesetSchemas, SchemaComponents};
 
 use crate::{dice::JudgeRoll, viewer::Viewer, Actor, Decider, RuleError};
 

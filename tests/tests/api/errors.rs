@@ -26,7 +26,7 @@ async fn malformed_json_bad_paths_and_unknown_routes_are_problems_not_crashes() 
         .await;
     assert_problem(&extra, 400, "malformed_request");
     let text = app.post_raw(&battle.at("/entropy"), Some(&cast.alice), "text/plain", "{\"entropy\": \"x\"}").await;
-    assert_problem(&text, 400, "malformed_request");
+    assert_problem(&text, 415, "unsupported_media_type");
     let seed =
         app.request("POST", "/v1/battles", Some(&cast.judge), Some(sample_battle(&in_a_day(), Some("zz")))).await;
     assert_problem(&seed, 400, "malformed_request");

@@ -11,6 +11,7 @@ mod errors;
 mod events;
 mod full_battle;
 mod hidden;
+mod http_conventions;
 mod killed;
 mod live;
 mod metrics;
