@@ -369,7 +369,7 @@ pub async fn reveal_seed(
     let app = state(&req)?;
     let sealing = stream.clone();
     let sealed = blocking(move || app.service.sealed_seed(&sealing)).await?.ok_or_else(|| not_found(&stream))?;
-    let command = ruleset.reveal_seed(hex::encode(sealed)).ok_or_else(|| {
+    let command = ruleset.reveal_seed(hex::encode(sealed), None).ok_or_else(|| {
         ApiError::Rule(herald_domain::RuleError::new(
             "battle.no_seed",
             format!("a {} battle has no seed to reveal", ruleset.id()),

@@ -95,14 +95,13 @@ impl SealedDice {
     /// The cursor the service keys the tape from; `reveal_due` when the rules now want the seed
     /// public (the battle ended).
     pub fn cursor(&self, reveal_due: bool) -> Option<DiceCursor> {
-        let commitment = seed::parse_hex32(self.seed_commitment.as_deref()?)?;
-        Some(DiceCursor {
-            commitment,
-            contributions: self.contributions.clone(),
-            next_word: self.next_word,
-            reveal_due: reveal_due && self.revealed_seed.is_none(),
-            revealed: self.revealed_seed.as_deref().and_then(seed::parse_hex32),
-        })
+        DiceCursor::chain(
+            (self.seed_commitment.as_deref()?, self.revealed_seed.as_deref()),
+            &[],
+            &self.contributions,
+            self.next_word,
+            reveal_due,
+        )
     }
 
     /// A participant (`participant` says whether the actor is one; judges always are) mixes

@@ -53,7 +53,7 @@ impl crate::Decider for ZoneRpg {
         state.dice.cursor(state.ended())
     }
 
-    fn reveal_seed(seed_hex: String) -> Option<ZoneRpgCommand> {
+    fn reveal_seed(seed_hex: String, _next_commitment: Option<String>) -> Option<ZoneRpgCommand> {
         Some(ZoneRpgCommand::RevealSeed { seed: seed_hex })
     }
 }

@@ -235,14 +235,13 @@ impl BattleState {
 
     /// The dice cursor for the application layer.
     pub fn dice_cursor(&self) -> Option<DiceCursor> {
-        let commitment = crate::dice::seed::parse_hex32(self.seed_commitment.as_deref()?)?;
-        Some(DiceCursor {
-            commitment,
-            contributions: self.contributions.clone(),
-            next_word: self.next_word,
-            reveal_due: self.ended() && self.revealed_seed.is_none(),
-            revealed: self.revealed_seed.as_deref().and_then(crate::dice::seed::parse_hex32),
-        })
+        DiceCursor::chain(
+            (self.seed_commitment.as_deref()?, self.revealed_seed.as_deref()),
+            &[],
+            &self.contributions,
+            self.next_word,
+            self.ended(),
+        )
     }
 
     /// Apply one event (the decider's `evolve`).

@@ -41,7 +41,7 @@ impl crate::Decider for Warmachine {
         state.dice_cursor()
     }
 
-    fn reveal_seed(seed_hex: String) -> Option<WarmachineCommand> {
+    fn reveal_seed(seed_hex: String, _next_commitment: Option<String>) -> Option<WarmachineCommand> {
         Some(WarmachineCommand::RevealSeed { seed: seed_hex })
     }
 }

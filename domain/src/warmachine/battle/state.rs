@@ -11,7 +11,6 @@ use super::{
     event::{DamageDealt, WarmachineEvent},
 };
 use crate::{
-    dice::seed,
     warmachine::{
         model::{DamageCapacity, DamageGrid, MovementRestriction, System, WeaponKind},
         movement::DEFAULT_MELEE_RANGE,
@@ -384,14 +383,13 @@ impl WarmachineState {
 
     /// The stream's dice cursor.
     pub fn dice_cursor(&self) -> Option<DiceCursor> {
-        let commitment = seed::parse_hex32(self.seed_commitment.as_deref()?)?;
-        Some(DiceCursor {
-            commitment,
-            contributions: self.contributions.clone(),
-            next_word: self.next_word,
-            reveal_due: self.ended() && self.revealed_seed.is_none(),
-            revealed: self.revealed_seed.as_deref().and_then(seed::parse_hex32),
-        })
+        DiceCursor::chain(
+            (self.seed_commitment.as_deref()?, self.revealed_seed.as_deref()),
+            &[],
+            &self.contributions,
+            self.next_word,
+            self.ended(),
+        )
     }
 
     fn model_mut(&mut self, id: &str) -> Option<&mut ModelState> {

@@ -1,0 +1,211 @@
+//! Every die checkable by an outsider (issue 14): a campaign turn with random routes and a bump,
+//! its battle, then an anonymous reader recomputes every draw from the revealed keys alone with
+//! the `chacha20` crate's keystream (not the project's `rand_chacha`), and `verify` answers.
+
+use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+use chacha20::ChaCha20Legacy;
+use herald_tests::{spawn_app, TestApp};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::support::{in_a_day, Cast};
+
+fn army(name: &str, team: &str, colors: Value, creature: &str, color: &str) -> Value {
+    json!({
+        "name": name, "team": team, "rank": "cpl_lt_commander", "creator": null, "colors": colors, "legend": null,
+        "troops": [{"creature": creature, "colors": [color], "power": 1, "toughness": 1, "slot": 0, "full": 5000, "troops": 4000}]
+    })
+}
+
+async fn create_campaign(app: &TestApp, cast: &Cast) -> String {
+    let body = json!({
+        "name": "Dice round",
+        "map": {"bounds": {"columns": 14, "rows": 38}, "terrain": {}, "default_terrain": "plains",
+                "sites": {"20K": {"name": "Red Base", "square": "20K", "kind": {"kind": "base", "color": "red"}, "win_condition": true}}},
+        "armies": [
+            {"army": army("Sai Rei", "coalition", json!(["red", "green", "blue"]), "Kris Mage", "red"),
+             "controllers": ["alice"], "start": {"by": "square", "square": "5E"}},
+            {"army": army("Plague Host", "phyrexia", json!([]), "Phyrexian Broodling", "black"),
+             "controllers": ["bob"], "start": {"by": "square", "square": "9E"}}
+        ],
+        "options": {"enforce_army_counts": false, "enforce_site_counts": false}
+    });
+    let reply = app.request("POST", "/v1/campaigns", Some(&cast.judge), Some(body)).await;
+    assert_eq!(reply.status, 201, "{:#}", reply.body);
+    reply.body["stream"].as_str().expect("stream").trim_start_matches("campaign-").to_string()
+}
+
+async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> Value {
+    let opened = app
+        .request("POST", &format!("/v1/campaigns/{id}/turns"), Some(&cast.judge), Some(json!({"deadline": in_a_day()})))
+        .await;
+    assert_eq!(opened.status, 200, "{:#}", opened.body);
+    let commitment = &opened.body["events"][0]["data"]["seed_commitment"];
+    assert!(commitment.is_string(), "the turn's opening commits to its seed: {:#}", opened.body);
+    for (player, text) in orders {
+        let token = if *player == "alice" { &cast.alice } else { &cast.bob };
+        let posted =
+            app.request("POST", &format!("/v1/campaigns/{id}/orders"), Some(token), Some(json!({"text": text}))).await;
+        assert_eq!(posted.status, 200, "{:#}", posted.body);
+    }
+    assert_eq!(app.request("POST", &format!("/v1/campaigns/{id}/lock"), Some(&cast.judge), None).await.status, 200);
+    let adjudicated = app.request("POST", &format!("/v1/campaigns/{id}/adjudicate"), Some(&cast.judge), None).await;
+    assert_eq!(adjudicated.status, 200, "{:#}", adjudicated.body);
+    adjudicated.body
+}
+
+fn events_of<'a>(reply: &'a Value, kind: &str) -> Vec<&'a Value> {
+    reply["events"].as_array().expect("events").iter().filter(|e| e["type"] == kind).collect()
+}
+
+/// Every event of a stream as an anonymous reader sees it, following `next`.
+async fn all_events(app: &TestApp, stream: &str) -> Vec<Value> {
+    let mut events = Vec::new();
+    let mut url = format!("/v1/streams/{stream}/events?limit=100");
+    loop {
+        let page = app.request("GET", &url, None, None).await;
+        assert_eq!(page.status, 200, "{:#}", page.body);
+        events.extend(page.body["events"].as_array().expect("events").iter().cloned());
+        match page.body["next"].as_str() {
+            Some(next) => url = next.to_string(),
+            None => return events,
+        }
+    }
+}
+
+/// Output word `word` of the keystream keyed by `key`, from the `chacha20` crate.
+fn keystream_word(key: &[u8; 32], word: u64) -> u32 {
+    let mut cipher = ChaCha20Legacy::new(key.into(), &[0u8; 8].into());
+    cipher.seek(word * 4);
+    let mut bytes = [0u8; 4];
+    cipher.apply_keystream(&mut bytes);
+    u32::from_le_bytes(bytes)
+}
+
+/// docs/DICE.md "Deriving a die", written again here: reject words at or above the largest
+/// multiple of `sides`, then `1 + w mod sides`.
+fn die(key: &[u8; 32], word: u64, sides: u32) -> u32 {
+    let limit = (1u64 << 32) - (1u64 << 32) % u64::from(sides);
+    (word..).map(|w| keystream_word(key, w)).find(|w| u64::from(*w) < limit).map_or(0, |w| 1 + w % sides)
+}
+
+fn hex32(text: &Value) -> [u8; 32] {
+    hex::decode(text.as_str().expect("hex")).expect("hex").try_into().expect("32 bytes")
+}
+
+/// `sha256(seed ‖ sha256(stream) ‖ sha256(c1) …)`, docs/DICE.md "Effective seed".
+fn effective_seed(seed: &[u8; 32], stream: &str, contributions: &[String]) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(seed);
+    hasher.update(Sha256::digest(stream.as_bytes()));
+    for contribution in contributions {
+        hasher.update(Sha256::digest(contribution.as_bytes()));
+    }
+    hasher.finalize().into()
+}
+
+/// Every recorded draw inside `value` (an object with `word`, `sides`, `value`, `purpose`).
+fn draws_in(value: &Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Object(map) => {
+            if ["word", "sides", "value", "purpose"].iter().all(|field| map.contains_key(*field)) {
+                out.push(value.clone());
+            }
+            map.values().for_each(|child| draws_in(child, out));
+        }
+        Value::Array(items) => items.iter().for_each(|child| draws_in(child, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_turn_key() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let id = create_campaign(&app, &cast).await;
+    let stream = format!("campaign-{id}");
+
+    // Diagonal legs have several shortest routes: each is drawn (seed 003 §3.2.2.1). Both armies
+    // end in 7F: a battle.
+    let first = turn(&app, &cast, &id, &[("alice", "Sai Rei: 5E > 7F"), ("bob", "Plague Host: 9E > 7F")]).await;
+    let revealed = events_of(&first, "coalition.TurnSeedRevealed");
+    assert_eq!(revealed.len(), 1, "the turn's seed is revealed with its adjudication: {first:#}");
+    assert_eq!(revealed[0]["data"]["turn"], 1);
+    let battle = events_of(&first, "coalition.BattleAnnounced")[0]["data"]["battle"].as_str().expect("battle").to_string();
+    let battle_id = battle.trim_start_matches("battle-").to_string();
+
+    let view = app.request("GET", &format!("/v1/battles/{battle_id}"), Some(&cast.judge), None).await;
+    let side_of = |name: &str| if view.body["sides"]["a"]["army"]["name"] == name { "a" } else { "b" };
+    let (alice_side, bob_side) = (side_of("Sai Rei"), side_of("Plague Host"));
+    for (token, side, text) in [(&cast.alice, alice_side, "Mages hold"), (&cast.bob, bob_side, "Broodlings rush")] {
+        let url = format!("/v1/battles/{battle_id}/strategies");
+        let submitted = app.request("POST", &url, Some(token), Some(json!({"side": side, "strategy": text}))).await;
+        assert_eq!(submitted.status, 200, "{:#}", submitted.body);
+    }
+    for (side, bonus) in [(alice_side, 9), (bob_side, 0)] {
+        let url = format!("/v1/battles/{battle_id}/strategy-bonuses");
+        assert_eq!(
+            app.request("POST", &url, Some(&cast.judge), Some(json!({"side": side, "bonus": bonus}))).await.status,
+            200
+        );
+    }
+    let resolved =
+        app.request("POST", &format!("/v1/battles/{battle_id}/resolve"), Some(&cast.judge), Some(json!({}))).await;
+    assert_eq!(resolved.status, 200, "{:#}", resolved.body);
+
+    // Turn 2: the loser is bumped to a random empty square next to the battle (§4.2.5).
+    let second = turn(&app, &cast, &id, &[]).await;
+    assert_eq!(events_of(&second, "coalition.ArmyBumped").len(), 1);
+    assert!(events_of(&second, "coalition.ArmyBumped")[0]["data"]["draw"].is_object());
+
+    // An anonymous reader: every die drawn while a turn was open comes from that turn's key,
+    // whose seed hashes to the commitment in the turn's opening.
+    let events = all_events(&app, &stream).await;
+    let mut commitments = std::collections::BTreeMap::new();
+    let mut keys = std::collections::BTreeMap::new();
+    for event in &events {
+        if event["type"] == "coalition.TurnOpened" {
+            commitments.insert(event["data"]["turn"].as_u64().expect("turn"), event["data"]["seed_commitment"].clone());
+        }
+        if event["type"] == "coalition.TurnSeedRevealed" {
+            let turn = event["data"]["turn"].as_u64().expect("turn");
+            let seed = hex32(&event["data"]["seed"]);
+            assert_eq!(Value::String(hex::encode(Sha256::digest(seed))), commitments[&turn], "turn {turn}");
+            let key = effective_seed(&seed, &stream, &[]);
+            assert_eq!(hex::encode(key), event["data"]["effective_seed"]);
+            keys.insert(turn, key);
+        }
+    }
+    assert_eq!(keys.len(), 2, "both turns' seeds are revealed");
+    let mut open_turn = None;
+    let mut checked = 0;
+    for event in &events {
+        match event["type"].as_str() {
+            Some("coalition.TurnOpened") => open_turn = event["data"]["turn"].as_u64(),
+            Some("coalition.TurnAdjudicated") => open_turn = None,
+            _ => {}
+        }
+        let mut draws = Vec::new();
+        draws_in(&event["data"], &mut draws);
+        for draw in draws {
+            let turn = open_turn.expect("every campaign die is drawn while a turn is open");
+            let (word, sides) = (draw["word"].as_u64().expect("word"), draw["sides"].as_u64().expect("sides"));
+            let sides = u32::try_from(sides).expect("sides");
+            assert_eq!(u64::from(die(&keys[&turn], word, sides)), draw["value"].as_u64().expect("value"), "{draw}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "random routes and the bump were drawn and checked: {checked}");
+
+    // `verify` answers anyone: every revealed turn replayed, the root still sealed.
+    let report = app.request("GET", &format!("/v1/streams/{stream}/verify"), None, None).await;
+    assert_eq!(report.status, 200, "{:#}", report.body);
+    assert_eq!(report.body["result"], "verified", "{:#}", report.body);
+    assert_eq!(report.body["sealed_keys"], json!(["stream"]), "{:#}", report.body);
+    let keys: Vec<&Value> = report.body["keys"].as_array().expect("keys").iter().map(|k| &k["key"]).collect();
+    assert_eq!(keys, vec!["stream", "turn:1", "turn:2"]);
+    let judged = app.request("GET", &format!("/v1/streams/{stream}/verify"), Some(&cast.judge), None).await;
+    assert_eq!(judged.body["result"], "verified", "{:#}", judged.body);
+    assert_eq!(judged.body["seed"], "sealed");
+    app.stop().await;
+}
