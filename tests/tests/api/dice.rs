@@ -134,6 +134,15 @@ async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_t
     let battle = events_of(&first, "coalition.BattleAnnounced")[0]["data"]["battle"].as_str().expect("battle").to_string();
     let battle_id = battle.trim_start_matches("battle-").to_string();
 
+    // The judge reveals the battle's seed early: a fresh sealed seed takes over (re-sealing).
+    let early = app.request("POST", &format!("/v1/battles/{battle_id}/reveal"), Some(&cast.judge), None).await;
+    assert_eq!(early.status, 200, "{:#}", early.body);
+    let next = &early.body["events"][0]["data"]["next_commitment"];
+    assert!(next.is_string(), "an early reveal commits to a fresh seed: {:#}", early.body);
+    let judge_roll = json!({"expression": "2d6", "purpose": "a ruling after the early reveal"});
+    let rolled = app.request("POST", &format!("/v1/streams/{battle}/rolls"), Some(&cast.judge), Some(judge_roll)).await;
+    assert_eq!(rolled.status, 200, "a judge still rolls, from the fresh seed: {:#}", rolled.body);
+
     let view = app.request("GET", &format!("/v1/battles/{battle_id}"), Some(&cast.judge), None).await;
     let side_of = |name: &str| if view.body["sides"]["a"]["army"]["name"] == name { "a" } else { "b" };
     let (alice_side, bob_side) = (side_of("Sai Rei"), side_of("Plague Host"));
@@ -196,6 +205,48 @@ async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_t
         }
     }
     assert!(checked >= 3, "random routes and the bump were drawn and checked: {checked}");
+
+    // The battle: every die from the key in force when it was drawn, across the key change.
+    let events = all_events(&app, &battle).await;
+    let mut commitment = events[0]["data"]["seed_commitment"].clone();
+    let mut contributions = Vec::new();
+    let mut in_force: Vec<Vec<Value>> = vec![Vec::new()];
+    let mut keys = Vec::new();
+    for event in &events {
+        let data = &event["data"];
+        if event["type"].as_str().is_some_and(|kind| kind.ends_with("EntropyContributed")) {
+            contributions.push(data["entropy"].as_str().expect("entropy").to_string());
+        }
+        if event["type"].as_str().is_some_and(|kind| kind.ends_with("SeedRevealed")) {
+            let seed = hex32(&data["seed"]);
+            assert_eq!(Value::String(hex::encode(Sha256::digest(seed))), commitment, "the seed in force");
+            let key = effective_seed(&seed, &battle, &contributions);
+            assert_eq!(hex::encode(key), data["effective_seed"]);
+            keys.push(key);
+            if let Some(next) = data.get("next_commitment") {
+                commitment = next.clone();
+                in_force.push(Vec::new());
+            }
+            continue;
+        }
+        let mut draws = Vec::new();
+        draws_in(data, &mut draws);
+        in_force.last_mut().expect("a key").extend(draws);
+    }
+    assert_eq!(keys.len(), 2, "the early reveal and the reveal at the end");
+    assert!(in_force[0].is_empty(), "nothing was drawn before the early reveal");
+    assert!(in_force[1].len() >= 3, "the judge's roll and the battle's dice: {:?}", in_force[1]);
+    for (key, draws) in keys.iter().zip(&in_force) {
+        for draw in draws {
+            let sides = u32::try_from(draw["sides"].as_u64().expect("sides")).expect("sides");
+            let value = die(key, draw["word"].as_u64().expect("word"), sides);
+            assert_eq!(u64::from(value), draw["value"].as_u64().expect("value"), "{draw}");
+        }
+    }
+    let report = app.request("GET", &format!("/v1/battles/{battle_id}/verify"), None, None).await;
+    assert_eq!(report.body["result"], "verified", "{:#}", report.body);
+    let keys: Vec<&Value> = report.body["keys"].as_array().expect("keys").iter().map(|k| &k["key"]).collect();
+    assert_eq!(keys, vec!["stream", "reseal:1"]);
 
     // `verify` answers anyone: every revealed turn replayed, the root still sealed.
     let report = app.request("GET", &format!("/v1/streams/{stream}/verify"), None, None).await;

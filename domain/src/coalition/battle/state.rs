@@ -145,6 +145,9 @@ pub struct BattleState {
     pub killed: Vec<SideId>,
     /// The revealed server seed, hex.
     pub revealed_seed: Option<String>,
+    /// Fresh seeds committed at early reveals, in order (docs/DICE.md "Re-sealing").
+    #[serde(default)]
+    pub reseals: Vec<crate::dice::sealed::ResealKey>,
     /// The resolution event, as stored.
     pub resolution: Option<BattleEvent>,
     /// The weather posted with the battle (seed 003 §4.1.2.5).
@@ -237,7 +240,7 @@ impl BattleState {
     pub fn dice_cursor(&self) -> Option<DiceCursor> {
         DiceCursor::chain(
             (self.seed_commitment.as_deref()?, self.revealed_seed.as_deref()),
-            &[],
+            &crate::dice::sealed::reseal_chain(&self.reseals),
             &self.contributions,
             self.next_word,
             self.ended(),
@@ -374,7 +377,12 @@ impl BattleState {
             BattleEvent::CasualtiesOverridden { side, casualties, .. } => {
                 self.sides.get_mut(*side).casualties = Some(casualties.clone());
             }
-            BattleEvent::SeedRevealed { seed, .. } => self.revealed_seed = Some(seed.clone()),
+            BattleEvent::SeedRevealed { seed, next_commitment, .. } => crate::dice::sealed::apply_reveal(
+                &mut self.revealed_seed,
+                &mut self.reseals,
+                seed,
+                next_commitment.as_ref(),
+            ),
         }
     }
 }

@@ -303,6 +303,9 @@ pub struct WarmachineState {
     pub next_word: u64,
     /// The revealed seed.
     pub revealed_seed: Option<String>,
+    /// Fresh seeds committed at early reveals, in order (docs/DICE.md "Re-sealing").
+    #[serde(default)]
+    pub reseals: Vec<crate::dice::sealed::ResealKey>,
 }
 
 impl WarmachineState {
@@ -385,7 +388,7 @@ impl WarmachineState {
     pub fn dice_cursor(&self) -> Option<DiceCursor> {
         DiceCursor::chain(
             (self.seed_commitment.as_deref()?, self.revealed_seed.as_deref()),
-            &[],
+            &crate::dice::sealed::reseal_chain(&self.reseals),
             &self.contributions,
             self.next_word,
             self.ended(),
@@ -747,7 +750,12 @@ impl WarmachineState {
                 self.ended_reason = Some(reason.clone());
                 self.activation = None;
             }
-            E::SeedRevealed { seed, .. } => self.revealed_seed = Some(seed.clone()),
+            E::SeedRevealed { seed, next_commitment, .. } => crate::dice::sealed::apply_reveal(
+                &mut self.revealed_seed,
+                &mut self.reseals,
+                seed,
+                next_commitment.as_ref(),
+            ),
             E::JudgeRolled(rolled) => self.next_word = rolled.next_word,
         }
     }
