@@ -298,7 +298,11 @@ fn write_campaign(dir: &Path, sizes: &Sizes) -> Campaign {
     );
     let state = || catalog.entry(&stream).and_then(|e| e.state_as::<CampaignState>().cloned()).expect("a campaign");
     for turn in 1..=sizes.turns {
-        run(CampaignCommand::OpenTurn { deadline: round::time(turn, 12), turn_key: None }, &judge, round::time(turn, 0));
+        run(
+            CampaignCommand::OpenTurn { deadline: round::time(turn, 12), turn_key: None },
+            &judge,
+            round::time(turn, 0),
+        );
         for (player, orders) in round::random_orders(&state(), &mut rng) {
             let post = CampaignCommand::PostOrders { text: None, orders, private: false, on_behalf_of: None };
             run(post, &Actor::player(format!("token:{player}"), player), round::time(turn, 1));

@@ -260,7 +260,9 @@ fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2(
     for (hour, days) in [(2, 1), (5, 2)] {
         let refused = round.run(change.clone(), alice.clone(), at(hour)).expect_err("too early");
         assert!(refused.starts_with("coalition.troops."), "{refused} after {} days", days - 1);
-        round.run(CampaignCommand::OpenTurn { deadline: at(hour + 1), turn_key: None }, judge(), at(hour)).expect("opened");
+        round
+            .run(CampaignCommand::OpenTurn { deadline: at(hour + 1), turn_key: None }, judge(), at(hour))
+            .expect("opened");
         round.run(CampaignCommand::LockTurn, judge(), at(hour + 2)).expect("locked");
         round
             .run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(hour + 2))

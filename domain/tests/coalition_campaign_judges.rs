@@ -171,7 +171,9 @@ fn sanction_losses_never_exceed_a_line_and_fill_the_slot_line_by_line_seed_003_5
 #[test]
 fn a_sanction_on_an_army_in_battle_reaches_that_battle_seed_003_5_4_1() {
     let mut round = judged_round();
-    round.run(CampaignCommand::OpenTurn { deadline: at(round.hour + 12), turn_key: None }, seat("token:movement")).expect("opened");
+    round
+        .run(CampaignCommand::OpenTurn { deadline: at(round.hour + 12), turn_key: None }, seat("token:movement"))
+        .expect("opened");
     round.post("sai rei", "Sai Rei: 12E > 14E; engage Rag").expect("posted");
     round.run(CampaignCommand::LockTurn, seat("token:movement")).expect("locked");
     let battle = the_battle(

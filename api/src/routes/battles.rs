@@ -371,7 +371,8 @@ pub async fn reveal_seed(
     // The seed in force is revealed; before the battle ends a fresh sealed seed takes over, so
     // the revealed one predicts no later die (docs/DICE.md "Re-sealing").
     let (sealed, next) = blocking(move || {
-        let Some(cursor) = app.service.catalog().entry(&sealing).and_then(|entry| entry.ruleset.dice(entry.state.as_ref()))
+        let Some(cursor) =
+            app.service.catalog().entry(&sealing).and_then(|entry| entry.ruleset.dice(entry.state.as_ref()))
         else {
             return Ok((app.service.sealed_seed(&sealing)?, None));
         };

@@ -66,8 +66,8 @@ async fn all_events(app: &TestApp, stream: &str) -> Vec<Value> {
         let page = app.request("GET", &url, None, None).await;
         assert_eq!(page.status, 200, "{:#}", page.body);
         events.extend(page.body["events"].as_array().expect("events").iter().cloned());
-        match page.body["next"].as_str() {
-            Some(next) => url = next.to_string(),
+        match page.body["next"].as_u64() {
+            Some(next) => url = format!("/v1/streams/{stream}/events?limit=100&from={next}"),
             None => return events,
         }
     }
@@ -118,6 +118,36 @@ fn draws_in(value: &Value, out: &mut Vec<Value>) {
     }
 }
 
+/// The dice ledger of a stream, every page (small pages, to exercise the paging).
+async fn ledger(app: &TestApp, stream: &str) -> Vec<Value> {
+    let mut draws = Vec::new();
+    let mut url = format!("/v1/streams/{stream}/dice?limit=3");
+    loop {
+        let page = app.request("GET", &url, None, None).await;
+        assert_eq!(page.status, 200, "{:#}", page.body);
+        draws.extend(page.body["draws"].as_array().expect("draws").iter().cloned());
+        match page.body["next"].as_u64() {
+            Some(next) => url = format!("/v1/streams/{stream}/dice?limit=3&from={next}"),
+            None => return draws,
+        }
+    }
+}
+
+/// Recompute every draw of the ledger with the effective seed of its key; returns how many.
+fn check_ledger(draws: &[Value], keys: &std::collections::BTreeMap<String, [u8; 32]>, events: &[Value]) -> usize {
+    for draw in draws {
+        let key = keys.get(draw["key"].as_str().expect("key")).unwrap_or_else(|| panic!("key revealed: {draw}"));
+        let sides = u32::try_from(draw["sides"].as_u64().expect("sides")).expect("sides");
+        let value = die(key, draw["word"].as_u64().expect("word"), sides);
+        assert_eq!(u64::from(value), draw["value"].as_u64().expect("value"), "{draw}");
+        // The pointer names the draw inside its event.
+        let event = events.iter().find(|e| e["version"] == draw["version"]).expect("the event");
+        let recorded = event["data"].pointer(draw["pointer"].as_str().expect("pointer")).expect("pointer resolves");
+        assert_eq!(recorded["word"], draw["word"]);
+    }
+    draws.len()
+}
+
 #[tokio::test]
 async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_turn_key() {
     let app = spawn_app().await;
@@ -131,7 +161,8 @@ async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_t
     let revealed = events_of(&first, "coalition.TurnSeedRevealed");
     assert_eq!(revealed.len(), 1, "the turn's seed is revealed with its adjudication: {first:#}");
     assert_eq!(revealed[0]["data"]["turn"], 1);
-    let battle = events_of(&first, "coalition.BattleAnnounced")[0]["data"]["battle"].as_str().expect("battle").to_string();
+    let battle =
+        events_of(&first, "coalition.BattleAnnounced")[0]["data"]["battle"].as_str().expect("battle").to_string();
     let battle_id = battle.trim_start_matches("battle-").to_string();
 
     // The judge reveals the battle's seed early: a fresh sealed seed takes over (re-sealing).
@@ -186,6 +217,11 @@ async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_t
         }
     }
     assert_eq!(keys.len(), 2, "both turns' seeds are revealed");
+    let by_id = keys.iter().map(|(turn, key)| (format!("turn:{turn}"), *key)).collect();
+    let campaign_draws = ledger(&app, &stream).await;
+    assert!(campaign_draws.iter().any(|d| d["event_type"] == "coalition.ArmyBumped"), "{campaign_draws:#?}");
+    assert!(campaign_draws.iter().any(|d| d["purpose"].as_str().is_some_and(|p| p.starts_with("route "))));
+    let ledger_checked = check_ledger(&campaign_draws, &by_id, &events);
     let mut open_turn = None;
     let mut checked = 0;
     for event in &events {
@@ -205,6 +241,7 @@ async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_t
         }
     }
     assert!(checked >= 3, "random routes and the bump were drawn and checked: {checked}");
+    assert_eq!(ledger_checked, checked, "the ledger lists every draw of the campaign");
 
     // The battle: every die from the key in force when it was drawn, across the key change.
     let events = all_events(&app, &battle).await;
@@ -243,6 +280,10 @@ async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_t
             assert_eq!(u64::from(value), draw["value"].as_u64().expect("value"), "{draw}");
         }
     }
+    let by_id = ["stream", "reseal:1"].iter().map(|id| id.to_string()).zip(keys.iter().copied()).collect();
+    let battle_draws = ledger(&app, &battle).await;
+    assert_eq!(check_ledger(&battle_draws, &by_id, &events), in_force[1].len());
+    assert!(battle_draws.iter().all(|d| d["key"] == "reseal:1"), "every die after the early reveal is re-sealed");
     let report = app.request("GET", &format!("/v1/battles/{battle_id}/verify"), None, None).await;
     assert_eq!(report.body["result"], "verified", "{:#}", report.body);
     let keys: Vec<&Value> = report.body["keys"].as_array().expect("keys").iter().map(|k| &k["key"]).collect();

@@ -151,7 +151,10 @@ pub fn decide(
                 Some(key) => {
                     return Err(refuse(
                         "turn_key_mismatch",
-                        format!("the turn key offered is for turn {}, not turn {turn}, or is not 64 hex digits", key.turn),
+                        format!(
+                            "the turn key offered is for turn {}, not turn {turn}, or is not 64 hex digits",
+                            key.turn
+                        ),
                         crate::dice::sealed::DICE_RULES,
                     ))
                 }

@@ -42,7 +42,13 @@ pub fn decide(
         C::ContributeEntropy { entropy } => setup::contribute_entropy(state, entropy, ctx),
         C::RevealSeed { seed, next_commitment } => {
             let next = next_commitment.as_deref();
-            Ok(vec![SkirmishEvent::SeedRevealed(state.dice.reveal(seed, next, state.ended(), ctx, "percentile-skirmish")?)])
+            Ok(vec![SkirmishEvent::SeedRevealed(state.dice.reveal(
+                seed,
+                next,
+                state.ended(),
+                ctx,
+                "percentile-skirmish",
+            )?)])
         }
         C::JudgeRoll(roll) => {
             Ok(vec![SkirmishEvent::JudgeRolled(state.dice.judge_roll(roll, ctx, "percentile-skirmish")?)])
