@@ -148,6 +148,28 @@ fn check_ledger(draws: &[Value], keys: &std::collections::BTreeMap<String, [u8; 
     draws.len()
 }
 
+/// docs/verify_dice.py on the saved events and ledger of `stream` (skipped without python3).
+fn verify_with_script(name: &str, events: &[Value], draws: &[Value]) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let (events_file, ledger_file) = (dir.path().join("events.json"), dir.path().join("dice.json"));
+    std::fs::write(&events_file, serde_json::to_vec(events).expect("json")).expect("written");
+    std::fs::write(&ledger_file, serde_json::to_vec(draws).expect("json")).expect("written");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/verify_dice.py");
+    let Ok(output) = std::process::Command::new("python3")
+        .args([script, "--events"])
+        .arg(&events_file)
+        .arg("--ledger")
+        .arg(&ledger_file)
+        .output()
+    else {
+        eprintln!("python3 is not installed: docs/verify_dice.py not run");
+        return;
+    };
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{name}: {printed}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(printed.contains("VERIFIED"), "{printed}");
+}
+
 #[tokio::test]
 async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_turn_key() {
     let app = spawn_app().await;
@@ -222,6 +244,7 @@ async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_t
     assert!(campaign_draws.iter().any(|d| d["event_type"] == "coalition.ArmyBumped"), "{campaign_draws:#?}");
     assert!(campaign_draws.iter().any(|d| d["purpose"].as_str().is_some_and(|p| p.starts_with("route "))));
     let ledger_checked = check_ledger(&campaign_draws, &by_id, &events);
+    verify_with_script("campaign", &events, &campaign_draws);
     let mut open_turn = None;
     let mut checked = 0;
     for event in &events {
@@ -283,6 +306,7 @@ async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_t
     let by_id = ["stream", "reseal:1"].iter().map(|id| id.to_string()).zip(keys.iter().copied()).collect();
     let battle_draws = ledger(&app, &battle).await;
     assert_eq!(check_ledger(&battle_draws, &by_id, &events), in_force[1].len());
+    verify_with_script("battle", &events, &battle_draws);
     assert!(battle_draws.iter().all(|d| d["key"] == "reseal:1"), "every die after the early reveal is re-sealed");
     let report = app.request("GET", &format!("/v1/battles/{battle_id}/verify"), None, None).await;
     assert_eq!(report.body["result"], "verified", "{:#}", report.body);
