@@ -4,8 +4,11 @@
   verify_dice.py --key HEX --sides 6 --count 10             dice from a tape key, word 0 on
   verify_dice.py --seed HEX --stream S --contribution alice --contribution bob --sides 20 --word 0 1 2 3
   verify_dice.py --events events.json [--seed HEX]           check every draw of a battle
+  verify_dice.py --url http://localhost:8080 --stream S       any stream: its events, the dice
+                                                              ledger and every revealed key
+  verify_dice.py --events events.json --ledger dice.json      the same from saved pages
 """
-import argparse, hashlib, json, struct
+import argparse, hashlib, json, struct, urllib.request
 
 M = 0xFFFFFFFF
 
@@ -73,6 +76,68 @@ def check_events(events, seed_hex):
     print("VERIFIED" if ok else "MISMATCH")
     return ok
 
+def keys_of(events):
+    """Every key a stream committed to and, once revealed, its tape key (docs/DICE.md "Keys").
+
+    `stream`: the first event's `seed_commitment`; `turn:N`: a campaign's `TurnOpened`;
+    `reseal:N`: the `next_commitment` of an early `SeedRevealed`. A `SeedRevealed` reveals the
+    key in force; a `TurnSeedRevealed` the turn's key."""
+    commitments, revealed, in_force, contributions, reseals = {}, {}, "stream", [], 0
+    stream = events[0]["stream"]
+    commitments["stream"] = events[0]["data"].get("seed_commitment")
+    ok = True
+    for e in events:
+        kind, d = e["type"].split(".")[-1], e["data"]
+        if kind == "EntropyContributed":
+            contributions.append(d["entropy"])
+        elif kind == "TurnOpened" and d.get("seed_commitment"):
+            commitments[f'turn:{d["turn"]}'] = d["seed_commitment"]
+        elif kind in ("SeedRevealed", "TurnSeedRevealed"):
+            key_id = f'turn:{d["turn"]}' if kind == "TurnSeedRevealed" else in_force
+            seed = bytes.fromhex(d["seed"])
+            key = effective_seed(seed, stream, [] if kind == "TurnSeedRevealed" else contributions)
+            good = hashlib.sha256(seed).hexdigest() == commitments.get(key_id) and d["effective_seed"] == key.hex()
+            print(f"key {key_id:<10} seed {d['seed']} {'matches its commitment' if good else 'DOES NOT MATCH'}")
+            ok &= good
+            revealed[key_id] = key
+            if kind == "SeedRevealed" and d.get("next_commitment"):
+                reseals += 1
+                in_force = f"reseal:{reseals}"
+                commitments[in_force] = d["next_commitment"]
+    for key_id in commitments:
+        if key_id not in revealed:
+            print(f"key {key_id:<10} still sealed")
+    return revealed, ok
+
+def check_ledger(events, ledger):
+    """Check every draw of the dice ledger against the revealed key it names."""
+    revealed, ok = keys_of(events)
+    sealed = 0
+    for d in ledger:
+        key = revealed.get(d["key"])
+        if key is None:
+            sealed += 1
+            continue
+        value = die(key, d["word"], d["sides"])[0]
+        ok &= value == d["value"]
+        print(f'v{d["version"]:<5} {d["pointer"]:<28} {d["key"]:<9} word {d["word"]:>6} d{d["sides"]:<4} '
+              f'recorded {d["value"]:>4} computed {value:>4}  {d["purpose"]}')
+    if sealed:
+        print(f"{sealed} draws from keys still sealed, not checked")
+    print("VERIFIED" if ok else "MISMATCH")
+    return ok
+
+def fetch_all(url, field):
+    """Every item of a paged listing (`next` is the `from` of the next page)."""
+    items, start = [], 0
+    while start is not None:
+        sep = "&" if "?" in url else "?"
+        with urllib.request.urlopen(f"{url}{sep}limit=1000&from={start}") as response:
+            page = json.load(response)
+        items += page[field]
+        start = page["next"]
+    return items
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--key", help="tape key (effective seed), 64 hex digits")
@@ -83,7 +148,19 @@ def main():
     p.add_argument("--word", type=int, nargs="+", default=[0], help="first word of each die")
     p.add_argument("--count", type=int, default=1, help="dice in a row from the last --word")
     p.add_argument("--events", help="a JSON page from GET /v1/streams/{stream}/events")
+    p.add_argument("--ledger", help="a JSON page from GET /v1/streams/{stream}/dice (with --events)")
+    p.add_argument("--url", help="the server: fetch --stream's events and dice ledger")
     a = p.parse_args()
+    if a.url:
+        base = f"{a.url.rstrip('/')}/v1/streams/{a.stream}"
+        events, ledger = fetch_all(f"{base}/events", "events"), fetch_all(f"{base}/dice", "draws")
+        raise SystemExit(0 if check_ledger(events, ledger) else 1)
+    if a.events and a.ledger:
+        with open(a.events) as f, open(a.ledger) as g:
+            events, ledger = json.load(f), json.load(g)
+        events = events["events"] if isinstance(events, dict) else events
+        ledger = ledger["draws"] if isinstance(ledger, dict) else ledger
+        raise SystemExit(0 if check_ledger(events, ledger) else 1)
     if a.events:
         with open(a.events) as f:
             raise SystemExit(0 if check_events(json.load(f), a.seed) else 1)

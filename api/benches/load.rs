@@ -299,7 +299,11 @@ fn write_campaign(dir: &Path, sizes: &Sizes) -> Campaign {
     );
     let state = || catalog.entry(&stream).and_then(|e| e.state_as::<CampaignState>().cloned()).expect("a campaign");
     for turn in 1..=sizes.turns {
-        run(CampaignCommand::OpenTurn { deadline: round::time(turn, 12) }, &judge, round::time(turn, 0));
+        run(
+            CampaignCommand::OpenTurn { deadline: round::time(turn, 12), turn_key: None },
+            &judge,
+            round::time(turn, 0),
+        );
         for (player, orders) in round::random_orders(&state(), &mut rng) {
             let post = CampaignCommand::PostOrders { text: None, orders, private: false, on_behalf_of: None };
             run(post, &Actor::player(format!("token:{player}"), player), round::time(turn, 1));
@@ -309,7 +313,7 @@ fn write_campaign(dir: &Path, sizes: &Sizes) -> Campaign {
         run(CampaignCommand::AdjudicateTurn { battle_results: results }, &judge, round::time(turn, 13));
     }
     let deadline = Utc::now() + chrono::Duration::days(3650);
-    run(CampaignCommand::OpenTurn { deadline }, &judge, Utc::now());
+    run(CampaignCommand::OpenTurn { deadline, turn_key: None }, &judge, Utc::now());
     let current = state();
     let (player, orders) = round::random_orders(&current, &mut rng).into_iter().next().expect("a player with armies");
     let events = catalog.entry(&stream).map_or(0, |e| e.version + 1);

@@ -100,7 +100,7 @@ fn a_sealed_seed_is_kept_out_of_the_event_log() {
         expected_version: None,
         scope: herald_api::auth::Scope::Host,
     };
-    let reveal = BattleCommand::RevealSeed { seed: hex::encode(seed) };
+    let reveal = BattleCommand::RevealSeed { seed: hex::encode(seed), next_commitment: None };
     service.execute_as::<CoalitionBattle>(&stream, &reveal, meta).expect("revealed");
     let log = serde_json::to_string(&store.read_all(0, 1000).expect("read")).expect("json");
     assert!(log.contains(&hex::encode(seed)), "after the reveal the seed is public");

@@ -89,7 +89,7 @@ fn create(map: &Map, count: usize, rng: &mut Scenario) -> Round {
 
 /// Open turn `turn`, post random orders (one post per player), lock.
 fn open_and_post(round: &mut Round, turn: u32, rng: &mut Scenario) {
-    round.run(&CampaignCommand::OpenTurn { deadline: time(turn, 12) }, judge(), time(turn, 0));
+    round.run(&CampaignCommand::OpenTurn { deadline: time(turn, 12), turn_key: None }, judge(), time(turn, 0));
     for (player, orders) in random_orders(&round.state, rng) {
         let post = CampaignCommand::PostOrders { text: None, orders, private: false, on_behalf_of: None };
         round.run(&post, Actor::player(format!("token:{player}"), player), time(turn, 1));

@@ -21,23 +21,119 @@ pub struct Context {
     pub dice: DiceTape,
 }
 
+/// Which committed seed a stream's dice are drawn from (docs/DICE.md "Keys").
+///
+/// Every stream starts on its own sealed seed (`stream`). A campaign turn draws from a seed
+/// derived from the campaign's root (`turn`), and a battle whose seed a judge revealed early
+/// draws on from a fresh sealed seed (`reseal`). The tape's word position runs on across a key
+/// change: the first draw under a new key is at the word where the last one ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DiceKey {
+    /// The stream's own seed, committed in its first event.
+    #[default]
+    Stream,
+    /// A campaign turn's seed, committed when the turn opens.
+    Turn(u32),
+    /// The `n`-th fresh seed (from 1), committed when a judge revealed the previous one early.
+    Reseal(u32),
+}
+
+impl DiceKey {
+    /// The key's id as the dice ledger and verification reports name it: `stream`, `turn:3`,
+    /// `reseal:1`.
+    pub fn id(&self) -> String {
+        match self {
+            Self::Stream => "stream".into(),
+            Self::Turn(turn) => format!("turn:{turn}"),
+            Self::Reseal(n) => format!("reseal:{n}"),
+        }
+    }
+}
+
+/// A seed a stream has committed to, and what has become of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommittedKey {
+    /// Which key.
+    pub key: DiceKey,
+    /// `sha256(seed)`, published before the key's first draw.
+    pub commitment: [u8; 32],
+    /// The seed, once revealed in the stream.
+    pub revealed: Option<[u8; 32]>,
+    /// Whether a rule now requires this key's seed to be revealed and it is not yet.
+    pub reveal_due: bool,
+}
+
 /// Where a stream's dice tape stands, as its state knows it.
 ///
-/// The application layer turns this into a [`DiceTape`]: it fetches the sealed server seed,
-/// checks it against `commitment`, derives the effective seed with
-/// [`crate::dice::seed::effective_seed`] and positions the tape at `next_word`.
+/// The application layer turns this into a [`DiceTape`]: it fetches the seed of `key` (sealed,
+/// or derived from the sealed root), checks it against `commitment`, derives the effective seed
+/// with [`crate::dice::seed::effective_seed`] and positions the tape at `next_word`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiceCursor {
-    /// `sha256(server seed)`, published in the stream's first event.
+    /// The key the next draw comes from.
+    pub key: DiceKey,
+    /// Every key the stream has committed to, the stream's own first.
+    pub keys: Vec<CommittedKey>,
+    /// `sha256(seed)` of `key`.
     pub commitment: [u8; 32],
     /// Entropy contributed by participants, in order.
     pub contributions: Vec<String>,
     /// Index of the next ChaCha20 output word to draw.
     pub next_word: u64,
-    /// Whether a rule now requires the seed to be revealed (the battle ended).
+    /// Whether a rule now requires a seed to be revealed (the battle ended, a turn was
+    /// adjudicated): see `keys` for which.
     pub reveal_due: bool,
-    /// The server seed, once revealed in the stream.
+    /// The seed of `key`, once revealed in the stream.
     pub revealed: Option<[u8; 32]>,
+}
+
+impl DiceCursor {
+    /// The cursor of a stream with one key (its own) and, after early reveals, fresh ones:
+    /// `reseals` are the commitments and revealed seeds of keys 1, 2, … in order. The last key
+    /// is the one in force; `ended` says the rules want it revealed.
+    pub fn chain(
+        stream: (&str, Option<&str>),
+        reseals: &[(String, Option<String>)],
+        contributions: &[String],
+        next_word: u64,
+        ended: bool,
+    ) -> Option<Self> {
+        use crate::dice::seed::parse_hex32;
+        let mut keys = vec![CommittedKey {
+            key: DiceKey::Stream,
+            commitment: parse_hex32(stream.0)?,
+            revealed: stream.1.and_then(parse_hex32),
+            reveal_due: false,
+        }];
+        for (n, (commitment, revealed)) in reseals.iter().enumerate() {
+            keys.push(CommittedKey {
+                key: DiceKey::Reseal(u32::try_from(n + 1).unwrap_or(u32::MAX)),
+                commitment: parse_hex32(commitment)?,
+                revealed: revealed.as_deref().and_then(parse_hex32),
+                reveal_due: false,
+            });
+        }
+        let last = keys.last_mut()?;
+        last.reveal_due = ended && last.revealed.is_none();
+        let (key, commitment, revealed, reveal_due) = (last.key, last.commitment, last.revealed, last.reveal_due);
+        Some(Self { key, keys, commitment, contributions: contributions.to_vec(), next_word, reveal_due, revealed })
+    }
+
+    /// The committed key `key`, if the stream has one.
+    pub fn committed(&self, key: DiceKey) -> Option<&CommittedKey> {
+        self.keys.iter().find(|committed| committed.key == key)
+    }
+
+    /// The first key whose seed is due to be revealed.
+    pub fn due(&self) -> Option<&CommittedKey> {
+        self.keys.iter().find(|committed| committed.reveal_due)
+    }
+
+    /// The next fresh key a judge's early reveal would commit to.
+    pub fn next_reseal(&self) -> DiceKey {
+        let n = self.keys.iter().filter(|committed| matches!(committed.key, DiceKey::Reseal(_))).count();
+        DiceKey::Reseal(u32::try_from(n + 1).unwrap_or(u32::MAX))
+    }
 }
 
 /// Stable, versioned names of events (`coalition.BattleResolved`).
@@ -82,7 +178,12 @@ pub trait Decider {
     ///
     /// The application runs it as the service when [`DiceCursor::reveal_due`] says a rule now
     /// requires the seed to be public (a battle ended), and for a judge who reveals it early.
-    fn reveal_seed(_seed_hex: String) -> Option<Self::Command> {
+    ///
+    /// `next_commitment`, when given, is the commitment of a fresh sealed seed the service chose
+    /// because the reveal is early (the battle goes on): the reveal event carries it and every
+    /// later die comes from that seed (docs/DICE.md "Re-sealing"). Rulesets that cannot re-seal
+    /// ignore it.
+    fn reveal_seed(_seed_hex: String, _next_commitment: Option<String>) -> Option<Self::Command> {
         None
     }
 

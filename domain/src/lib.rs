@@ -24,7 +24,7 @@ pub mod warmachine;
 pub mod zone_rpg;
 
 pub use actor::{Actor, Role};
-pub use decider::{event_type_of, Context, Decider, DiceCursor, EventType};
+pub use decider::{event_type_of, CommittedKey, Context, Decider, DiceCursor, DiceKey, EventType};
 pub use error::RuleError;
 pub use ruleset::{AnyRuleset, AnyState, FieldMismatch, Ruleset, StreamKind};
 pub use viewer::Viewer;

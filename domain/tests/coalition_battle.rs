@@ -101,7 +101,7 @@ fn every_refusal_carries_its_stable_code_and_rule() {
         refusal(
             "reveal before the battle exists",
             vec![],
-            BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)) },
+            BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)), next_commitment: None },
             judge(),
             after(),
             "coalition.battle.not_found",
@@ -373,7 +373,7 @@ fn every_refusal_carries_its_stable_code_and_rule() {
         refusal(
             "a reveal by a player",
             resolved_events(5, 5),
-            BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)) },
+            BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)), next_commitment: None },
             player_a(),
             after(),
             "coalition.battle.judge_only",
@@ -381,7 +381,7 @@ fn every_refusal_carries_its_stable_code_and_rule() {
         refusal(
             "a reveal by an observer",
             resolved_events(5, 5),
-            BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)) },
+            BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)), next_commitment: None },
             observer(),
             after(),
             "coalition.battle.judge_only",
@@ -389,7 +389,7 @@ fn every_refusal_carries_its_stable_code_and_rule() {
         refusal(
             "a reveal of the wrong seed",
             resolved_events(5, 5),
-            BattleCommand::RevealSeed { seed: hex::encode(server_seed(1)) },
+            BattleCommand::RevealSeed { seed: hex::encode(server_seed(1)), next_commitment: None },
             judge(),
             after(),
             "coalition.battle.seed_mismatch",
@@ -397,7 +397,7 @@ fn every_refusal_carries_its_stable_code_and_rule() {
         refusal(
             "a reveal of a malformed seed",
             resolved_events(5, 5),
-            BattleCommand::RevealSeed { seed: "not hex".into() },
+            BattleCommand::RevealSeed { seed: "not hex".into(), next_commitment: None },
             system(),
             after(),
             "coalition.battle.seed_malformed",
@@ -663,7 +663,11 @@ fn no_entropy_once_the_seed_is_revealed() {
     let mut events = vec![created()];
     events.extend(
         given(events.clone())
-            .when(BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)) }, judge(), before())
+            .when(
+                BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)), next_commitment: None },
+                judge(),
+                before(),
+            )
             .events(),
     );
     given(events)
@@ -978,10 +982,15 @@ fn the_committed_seed_is_revealed_with_the_effective_key() {
     let expected_key = seed::effective_seed(&server_seed(0), STREAM, &["salt".to_string()]);
     for actor in [judge(), admin(), system()] {
         given(events.clone())
-            .when(BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)).to_uppercase() }, actor, after())
+            .when(
+                BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)).to_uppercase(), next_commitment: None },
+                actor,
+                after(),
+            )
             .then(vec![BattleEvent::SeedRevealed {
                 seed: hex::encode(server_seed(0)),
                 effective_seed: hex::encode(expected_key),
+                next_commitment: None,
             }]);
     }
 }
@@ -989,7 +998,7 @@ fn the_committed_seed_is_revealed_with_the_effective_key() {
 #[test]
 fn a_seed_is_revealed_only_once() {
     let mut events = resolved_events(5, 5);
-    let reveal = BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)) };
+    let reveal = BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)), next_commitment: None };
     events.extend(given(events.clone()).when(reveal.clone(), system(), after()).events());
     given(events).when(reveal, judge(), after()).then_error("coalition.battle.seed_already_revealed");
 }
@@ -1001,7 +1010,7 @@ fn a_battle_ended_by_a_kill_can_still_reveal_its_seed() {
     events.push(BattleEvent::ArmyKilled { side: SideId::A, rule: "seed 003 §4.3.1".into() });
     let state = given(events.clone()).when(resolve(), judge(), after()).state;
     assert!(state.dice_cursor().is_some_and(|cursor| cursor.reveal_due));
-    let reveal = BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)) };
+    let reveal = BattleCommand::RevealSeed { seed: hex::encode(server_seed(0)), next_commitment: None };
     assert_eq!(given(events).when(reveal, system(), after()).events().len(), 1);
 }
 

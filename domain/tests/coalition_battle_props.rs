@@ -58,7 +58,7 @@ fn a_full_battle(n: u64) -> Vec<(BattleCommand, Actor, chrono::DateTime<chrono::
         (BattleCommand::AssignStrategyBonus { side: SideId::A, bonus: 6, note: None }, judge(), at(25)),
         (BattleCommand::AssignStrategyBonus { side: SideId::B, bonus: 4, note: None }, judge(), at(25)),
         (BattleCommand::ResolveBattle { running_away: None }, judge(), at(26)),
-        (BattleCommand::RevealSeed { seed: hex::encode(server_seed(n)) }, system(), at(26)),
+        (BattleCommand::RevealSeed { seed: hex::encode(server_seed(n)), next_commitment: None }, system(), at(26)),
     ]
 }
 
@@ -89,7 +89,7 @@ fn a_different_seed_gives_different_dice() {
 fn a_third_party_replays_the_stream_from_the_revealed_seed() {
     let commands = a_full_battle(9);
     let stored = run(&commands, 9).expect("a legal battle");
-    let Some(BattleEvent::SeedRevealed { seed: revealed, effective_seed }) = stored.last().cloned() else {
+    let Some(BattleEvent::SeedRevealed { seed: revealed, effective_seed, .. }) = stored.last().cloned() else {
         panic!("the battle ends with the reveal");
     };
     let revealed = seed::parse_hex32(&revealed).expect("hex seed");

@@ -113,7 +113,7 @@ fn setup() -> Round {
 #[test]
 fn a_turn_of_text_orders_moves_armies_and_announces_the_battle_they_meet_in() {
     let mut round = setup();
-    round.run(CampaignCommand::OpenTurn { deadline: at(20) }, judge(), at(9)).expect("opened");
+    round.run(CampaignCommand::OpenTurn { deadline: at(20), turn_key: None }, judge(), at(9)).expect("opened");
     // seed 003 §3.2.2.5: "Sai Rei: 5E > 8E"; Plague Host steps into 8E too: a no-attacker battle.
     let alice = Actor::player("token:a", "alice");
     let post = CampaignCommand::PostOrders {
@@ -152,7 +152,7 @@ fn a_turn_of_text_orders_moves_armies_and_announces_the_battle_they_meet_in() {
     assert!(automatic && battle.starts_with("battle-"));
 
     // Next turn: the battle's result is applied, the loser is bumped to an empty square next to it.
-    round.run(CampaignCommand::OpenTurn { deadline: at(23) }, judge(), at(22)).expect("opened");
+    round.run(CampaignCommand::OpenTurn { deadline: at(23), turn_key: None }, judge(), at(22)).expect("opened");
     round.run(CampaignCommand::LockTurn, judge(), at(23)).expect("locked");
     let missing = round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(23));
     assert_eq!(missing.expect_err("refused"), "coalition.campaign.battle_unresolved");
@@ -192,7 +192,7 @@ fn a_turn_of_text_orders_moves_armies_and_announces_the_battle_they_meet_in() {
 #[test]
 fn replaying_the_events_gives_the_same_state() {
     let mut round = setup();
-    round.run(CampaignCommand::OpenTurn { deadline: at(20) }, judge(), at(9)).expect("opened");
+    round.run(CampaignCommand::OpenTurn { deadline: at(20), turn_key: None }, judge(), at(9)).expect("opened");
     let alice = Actor::player("token:a", "alice");
     let post = CampaignCommand::PostOrders {
         text: Some("Sai Rei: 5E > 5F > 5I".into()),
@@ -260,7 +260,9 @@ fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2(
     for (hour, days) in [(2, 1), (5, 2)] {
         let refused = round.run(change.clone(), alice.clone(), at(hour)).expect_err("too early");
         assert!(refused.starts_with("coalition.troops."), "{refused} after {} days", days - 1);
-        round.run(CampaignCommand::OpenTurn { deadline: at(hour + 1) }, judge(), at(hour)).expect("opened");
+        round
+            .run(CampaignCommand::OpenTurn { deadline: at(hour + 1), turn_key: None }, judge(), at(hour))
+            .expect("opened");
         round.run(CampaignCommand::LockTurn, judge(), at(hour + 2)).expect("locked");
         round
             .run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(hour + 2))

@@ -256,7 +256,7 @@ fn killing_the_last_evincar_wins_the_round_for_the_coalition_and_the_round_takes
 
     let deadline = at(round.hour + 12);
     assert_eq!(
-        round.run(CampaignCommand::OpenTurn { deadline }, judge()).expect_err("refused"),
+        round.run(CampaignCommand::OpenTurn { deadline, turn_key: None }, judge()).expect_err("refused"),
         "coalition.campaign.round_over"
     );
     assert_eq!(

@@ -79,7 +79,7 @@ fn overrule(call: u32) -> CampaignCommand {
 #[test]
 fn once_judges_are_appointed_only_they_judge_the_round_each_in_their_position_seed_003_1_3() {
     let mut round = judged_round();
-    let open = CampaignCommand::OpenTurn { deadline: at(round.hour + 12) };
+    let open = CampaignCommand::OpenTurn { deadline: at(round.hour + 12), turn_key: None };
     let stranger = round.run(open.clone(), seat("token:stranger")).expect_err("not a judge of this round");
     assert_eq!(stranger, "coalition.campaign.not_a_judge_here");
     let mercenary = round.run(open.clone(), seat("token:mercenary")).expect_err("not the movement judge's work");
@@ -171,7 +171,9 @@ fn sanction_losses_never_exceed_a_line_and_fill_the_slot_line_by_line_seed_003_5
 #[test]
 fn a_sanction_on_an_army_in_battle_reaches_that_battle_seed_003_5_4_1() {
     let mut round = judged_round();
-    round.run(CampaignCommand::OpenTurn { deadline: at(round.hour + 12) }, seat("token:movement")).expect("opened");
+    round
+        .run(CampaignCommand::OpenTurn { deadline: at(round.hour + 12), turn_key: None }, seat("token:movement"))
+        .expect("opened");
     round.post("sai rei", "Sai Rei: 12E > 14E; engage Rag").expect("posted");
     round.run(CampaignCommand::LockTurn, seat("token:movement")).expect("locked");
     let battle = the_battle(

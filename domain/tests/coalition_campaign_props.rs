@@ -263,7 +263,7 @@ fn play(plan: &Plan, key: [u8; 32]) -> Result<(Round, BTreeSet<String>), TestCas
     for turn in 0..=TURNS {
         if round.state.victory.is_some() {
             let deadline = at(round.hour + 12);
-            let refused = round.run(CampaignCommand::OpenTurn { deadline }, judge());
+            let refused = round.run(CampaignCommand::OpenTurn { deadline, turn_key: None }, judge());
             prop_assert_eq!(refused.err(), Some("coalition.campaign.round_over".to_string()));
             break;
         }

@@ -260,7 +260,7 @@ impl Round {
     /// Open a turn whose deadline is 12 hours away; returns the deadline.
     pub fn open(&mut self) -> DateTime<Utc> {
         let deadline = at(self.hour + 12);
-        self.run(CampaignCommand::OpenTurn { deadline }, judge()).expect("the turn opens");
+        self.run(CampaignCommand::OpenTurn { deadline, turn_key: None }, judge()).expect("the turn opens");
         deadline
     }
 

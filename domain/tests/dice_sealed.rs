@@ -102,17 +102,18 @@ fn entropy_is_taken_from_participants_before_the_first_roll_only() {
 
 #[test]
 fn a_revealed_seed_must_match_the_commitment() {
-    let revealed = dice().reveal(&hex::encode(key()), &context(judge()), "test").unwrap();
+    let revealed = dice().reveal(&hex::encode(key()), None, true, &context(judge()), "test").unwrap();
     assert_eq!(revealed.seed, hex::encode(key()));
     assert_eq!(revealed.effective_seed, hex::encode(seed::effective_seed(&key(), STREAM, &[])));
-    let wrong = dice().reveal(&"ab".repeat(32), &context(judge()), "test").unwrap_err();
+    let wrong = dice().reveal(&"ab".repeat(32), None, true, &context(judge()), "test").unwrap_err();
     assert_eq!(wrong.code, "test.seed_mismatch");
-    let player = dice().reveal(&hex::encode(key()), &context(Actor::player("t", "alice")), "test").unwrap_err();
+    let player =
+        dice().reveal(&hex::encode(key()), None, true, &context(Actor::player("t", "alice")), "test").unwrap_err();
     assert!(player.forbidden);
     let mut twice = dice();
     twice.revealed(&revealed);
     assert_eq!(
-        twice.reveal(&hex::encode(key()), &context(judge()), "test").unwrap_err().code,
+        twice.reveal(&hex::encode(key()), None, true, &context(judge()), "test").unwrap_err().code,
         "test.seed_already_revealed"
     );
     assert!(twice.cursor(true).unwrap().revealed.is_some());

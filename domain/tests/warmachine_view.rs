@@ -150,7 +150,8 @@ fn conditions_destruction_and_the_end_of_the_battle_show() {
         judge(),
         WarmachineCommand::EndBattle { winner: Some("red".into()), reason: "caster assassinated".into() },
     );
-    let revealed = battle.run(judge(), WarmachineCommand::RevealSeed { seed: hex(&server_seed()) });
+    let revealed =
+        battle.run(judge(), WarmachineCommand::RevealSeed { seed: hex(&server_seed()), next_commitment: None });
     assert_eq!(revealed[0].event_type(), "warmachine.SeedRevealed");
     let view = WarmachineView::new(STREAM, battle.version(), &battle.state);
     assert_eq!(view.phase, Phase::Ended);

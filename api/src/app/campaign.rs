@@ -13,7 +13,10 @@ use herald_domain::coalition::{
         command::Engagement, state::BattleState, BattleCommand, BattleEvent, CoalitionBattle, PartnerArmy, SideId,
         Sides,
     },
-    campaign::{BattleResult, BattleSideResult, CampaignCommand, CampaignEvent, CampaignState, CoalitionCampaign},
+    campaign::{
+        BattleResult, BattleSideResult, CampaignCommand, CampaignEvent, CampaignState, CoalitionCampaign,
+        TurnKeyCommitment,
+    },
     movement::Attack,
 };
 use sha2::{Digest, Sha256};
@@ -31,6 +34,35 @@ pub fn battle_seed(root: &[u8; 32], battle: &str) -> [u8; 32] {
     hasher.update(root);
     hasher.update(battle.as_bytes());
     hasher.finalize().into()
+}
+
+/// The seed of a campaign turn: `sha256("herald/turn-seed/v1" ‖ root seed ‖ campaign stream ‖
+/// turn as 4 bytes big-endian)` (docs/DICE.md "Campaign turn keys"). Revealing it exposes neither
+/// the root nor any other turn.
+pub fn turn_seed(root: &[u8; 32], campaign: &str, turn: u32) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(b"herald/turn-seed/v1");
+    hasher.update(root);
+    hasher.update(campaign.as_bytes());
+    hasher.update(turn.to_be_bytes());
+    hasher.finalize().into()
+}
+
+/// Open the campaign's next turn, committing to its seed (derived from the sealed root). Blocking.
+pub fn open_turn(
+    service: &Service,
+    stream: &str,
+    deadline: chrono::DateTime<chrono::Utc>,
+    meta: CommandMeta,
+) -> Result<CommandOutcome, ApiError> {
+    let state = campaign_state(service, stream)?;
+    let turn = state.turn + 1;
+    let root = service
+        .sealed_seed(stream)?
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
+    let commitment = hex::encode(herald_domain::dice::seed::commitment(&turn_seed(&root, stream, turn)));
+    let command = CampaignCommand::OpenTurn { deadline, turn_key: Some(TurnKeyCommitment { turn, commitment }) };
+    service.execute_as::<CoalitionCampaign>(stream, &command, meta)
 }
 
 /// Adjudicate a campaign's locked turn: gather the results of last turn's battles, decide, then

@@ -16,7 +16,7 @@ use herald_domain::{
     dice::{seed, DiceTape},
     event_type_of, registry,
     ruleset::{Refusal, Ruleset, EVENT_SCHEMA},
-    Actor, AnyRuleset, AnyState, Context, StreamKind,
+    Actor, AnyRuleset, AnyState, Context, DiceKey, StreamKind,
 };
 use herald_projections::{Catalog, Entry};
 use herald_store::{AppendRequest, Direction, EventStore, ExpectedVersion, NewEvent, RecordedEvent, StoreError};
@@ -108,6 +108,25 @@ fn seed_key(stream: &str) -> String {
     format!("seed:{stream}")
 }
 
+/// The name under which a key's own sealed seed is stored (`seal_seed` adds `seed:`).
+fn key_secret(stream: &str, key: DiceKey) -> String {
+    match key {
+        DiceKey::Reseal(n) => format!("{stream}#reseal-{n}"),
+        DiceKey::Stream | DiceKey::Turn(_) => stream.to_string(),
+    }
+}
+
+/// The seed of `key` in `stream`, from the store's secret tree (see [`Service::key_seed`]).
+pub fn key_seed(store: &dyn EventStore, stream: &str, key: DiceKey) -> Result<Option<[u8; 32]>, ApiError> {
+    let secret = |name: &str| -> Result<Option<[u8; 32]>, ApiError> {
+        Ok(store.get_secret(&seed_key(name))?.and_then(|bytes| bytes.try_into().ok()))
+    };
+    Ok(match key {
+        DiceKey::Stream | DiceKey::Reseal(_) => secret(&key_secret(stream, key))?,
+        DiceKey::Turn(turn) => secret(stream)?.map(|root| campaign::turn_seed(&root, stream, turn)),
+    })
+}
+
 /// The registered ruleset `R` (every ruleset the service names by type is registered).
 pub fn ruleset<R: Ruleset>() -> Result<&'static dyn AnyRuleset, ApiError> {
     registry::find(R::KIND, R::ID)
@@ -190,6 +209,22 @@ impl Service {
     /// The sealed server seed of `stream`.
     pub fn sealed_seed(&self, stream: &str) -> Result<Option<[u8; 32]>, ApiError> {
         Ok(self.store.get_secret(&seed_key(stream))?.and_then(|bytes| bytes.try_into().ok()))
+    }
+
+    /// The seed of `key` in `stream`: the stream's own sealed seed, a campaign turn's seed derived
+    /// from the campaign's sealed root, or a fresh seed sealed when a judge revealed the previous
+    /// one early (docs/DICE.md "Keys").
+    pub fn key_seed(&self, stream: &str, key: DiceKey) -> Result<Option<[u8; 32]>, ApiError> {
+        key_seed(self.store.as_ref(), stream, key)
+    }
+
+    /// Seal a fresh seed for `key` of `stream` unless one is sealed already (a retried early
+    /// reveal must commit to the same fresh seed); returns its commitment.
+    pub fn seal_key_once(&self, stream: &str, key: DiceKey) -> Result<[u8; 32], ApiError> {
+        match self.key_seed(stream, key)? {
+            Some(sealed) => Ok(seed::commitment(&sealed)),
+            None => self.seal_seed(&key_secret(stream, key), None),
+        }
     }
 
     /// Fold `stream` with `ruleset` up to and including version `at` (or to its end), reading the
@@ -333,17 +368,22 @@ impl Service {
         let mut done = 0;
         for kind in [StreamKind::Battle, StreamKind::Campaign] {
             for (stream, entry) in self.catalog.entries(kind) {
-                let due = entry.ruleset.dice(entry.state.as_ref()).is_some_and(|cursor| cursor.reveal_due);
-                if due {
+                let due = entry.ruleset.dice(entry.state.as_ref()).and_then(|cursor| cursor.due().map(|due| due.key));
+                if let Some(key) = due {
+                    // One key per stream and key: a campaign reveals a turn's seed every turn.
+                    let policy = match key {
+                        DiceKey::Stream => format!("reveal-due:{stream}"),
+                        other => format!("reveal-due:{stream}:{}", other.id()),
+                    };
                     let meta = CommandMeta {
                         actor: Actor::system(),
                         recorded_at: chrono::Utc::now(),
-                        idempotency_key: Some(format!("reveal-due:{stream}")),
+                        idempotency_key: Some(policy.clone()),
                         correlation_id: None,
                         expected_version: None,
                         scope: Scope::Host,
                     };
-                    if self.apply_policies(entry.ruleset, &stream, &meta, &format!("reveal-due:{stream}"))?.is_some() {
+                    if self.apply_policies(entry.ruleset, &stream, &meta, &policy)?.is_some() {
                         done += 1;
                     }
                 }
@@ -521,12 +561,13 @@ impl Service {
     /// the stream name and the contributions, positioned at the next word.
     fn tape(&self, ruleset: &dyn AnyRuleset, stream: &str, state: &dyn AnyState) -> Result<DiceTape, ApiError> {
         let Some(cursor) = ruleset.dice(state) else { return Ok(DiceTape::unavailable()) };
+        let key = cursor.key.id();
         let server_seed = self
-            .sealed_seed(stream)?
-            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
+            .key_seed(stream, cursor.key)?
+            .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed ({key}) of {stream} is missing")))?;
         if seed::commitment(&server_seed) != cursor.commitment {
             return Err(ApiError::internal(anyhow::anyhow!(
-                "the sealed seed of {stream} does not match its commitment"
+                "the sealed seed ({key}) of {stream} does not match its commitment"
             )));
         }
         Ok(DiceTape::new(seed::effective_seed(&server_seed, stream, &cursor.contributions), cursor.next_word))
@@ -542,9 +583,11 @@ impl Service {
         command_id: &str,
     ) -> Result<Option<CommandOutcome>, ApiError> {
         let Some(entry) = self.catalog.entry(stream) else { return Ok(None) };
-        let due = ruleset.dice(entry.state.as_ref()).is_some_and(|cursor| cursor.reveal_due);
-        let Some(server_seed) = due.then(|| self.sealed_seed(stream)).transpose()?.flatten() else { return Ok(None) };
-        let Some(reveal) = ruleset.reveal_seed(hex::encode(server_seed)) else { return Ok(None) };
+        let due = ruleset.dice(entry.state.as_ref()).and_then(|cursor| cursor.due().map(|due| due.key));
+        let Some(server_seed) = due.map(|key| self.key_seed(stream, key)).transpose()?.flatten() else {
+            return Ok(None);
+        };
+        let Some(reveal) = ruleset.reveal_seed(hex::encode(server_seed), None) else { return Ok(None) };
         let policy = CommandMeta {
             actor: Actor::system(),
             idempotency_key: Some(policy_key(command_id)),

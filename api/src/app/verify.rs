@@ -2,13 +2,16 @@
 //! revealed seed, and compare what it produces with what was stored (DESIGN.md "Dice that
 //! anyone can check").
 
-use std::sync::Arc;
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    sync::Arc,
+};
 
 use herald_domain::{
     dice::{seed, DiceTape},
     event_type_of, registry,
     ruleset::Refusal,
-    AnyRuleset, AnyState, Context, StreamKind,
+    AnyRuleset, AnyState, Context, DiceKey, StreamKind,
 };
 use herald_store::{EventStore, RecordedEvent};
 use serde::{Deserialize, Serialize};
@@ -29,20 +32,46 @@ pub struct VerifyReport {
     pub stream: String,
     /// Whether every stored event was produced again exactly.
     pub verified: bool,
-    /// `verified` or `differs`.
+    /// `verified`, `partial` (everything that could be replayed matched, but some commands drew
+    /// dice from a key still sealed: see `sealed_keys`) or `differs`.
     pub result: String,
     /// Commands run again.
     pub commands_checked: usize,
     /// Events compared.
     pub events_checked: usize,
-    /// Which seed was used: `revealed` (from the log) or `sealed` (a judge's verification).
+    /// Which seed was used: `revealed` (from the log), `sealed` (a judge's verification),
+    /// `partial` (some keys still sealed) or `none` (a stream without dice).
     pub seed: String,
+    /// Every key the stream committed to (`stream`, `turn:3`, `reseal:1`) and whether its seed
+    /// is revealed (docs/DICE.md "Keys").
+    #[serde(default)]
+    pub keys: Vec<KeyReport>,
+    /// The keys whose seeds are still sealed to the caller: commands that drew from them were not
+    /// replayed (a campaign's turns not yet adjudicated, its tape between turns).
+    #[serde(default)]
+    pub sealed_keys: Vec<String>,
+    /// Commands not replayed because they drew dice from a sealed key.
+    #[serde(default)]
+    pub commands_sealed: usize,
     /// The rules version the verification ran under.
     pub rules: String,
     /// Remarks (events recorded under other rules versions, for example).
     pub notes: Vec<String>,
     /// The first event that differs.
     pub first_difference: Option<Difference>,
+}
+
+/// One committed key of a stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct KeyReport {
+    /// The key: `stream`, `turn:<n>` or `reseal:<n>`.
+    pub key: String,
+    /// `sha256(seed)`, hex, as committed in the log.
+    pub commitment: String,
+    /// The seed, hex, once revealed in the log.
+    pub seed: Option<String>,
+    /// `revealed`, `sealed` (used by a judge's verification) or `unavailable` (sealed to the caller).
+    pub status: String,
 }
 
 /// The first stored event that the replay did not reproduce.
@@ -117,6 +146,9 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
         commands_checked: 0,
         events_checked: 0,
         seed: "none".into(),
+        keys: Vec::new(),
+        sealed_keys: Vec::new(),
+        commands_sealed: 0,
         rules: ruleset.rules().to_string(),
         notes: Vec::new(),
         first_difference: None,
@@ -128,28 +160,50 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
             return Ok(report);
         }
     };
-    let server_seed = match ruleset.dice(final_state.as_ref()) {
-        None => None,
-        Some(cursor) => {
-            let (server_seed, source) = match cursor.revealed {
-                Some(revealed) => (revealed, "revealed"),
-                None if may_use_sealed => {
-                    let sealed = store.get_secret(&format!("seed:{stream}"))?.and_then(|bytes| bytes.try_into().ok());
-                    (sealed.ok_or_else(|| VerifyError::Sealed(stream.to_string()))?, "sealed")
-                }
-                None => return Err(VerifyError::Sealed(stream.to_string())),
+    // The seed of every key the stream committed to: revealed in the log, or (a judge) sealed.
+    let mut seeds = BTreeMap::new();
+    if let Some(cursor) = ruleset.dice(final_state.as_ref()) {
+        if !may_use_sealed && cursor.keys.iter().all(|key| key.revealed.is_none()) {
+            return Err(VerifyError::Sealed(stream.to_string()));
+        }
+        let mut sources = BTreeSet::new();
+        for committed in &cursor.keys {
+            let (known, status) = match committed.revealed {
+                Some(revealed) => (Some(revealed), "revealed"),
+                None if may_use_sealed => (super::key_seed(store, stream, committed.key)?, "sealed"),
+                None => (None, "unavailable"),
             };
-            report.seed = source.to_string();
-            if seed::commitment(&server_seed) != cursor.commitment {
+            let status = if known.is_none() { "unavailable" } else { status };
+            sources.insert(status);
+            report.keys.push(KeyReport {
+                key: committed.key.id(),
+                commitment: hex::encode(committed.commitment),
+                seed: committed.revealed.map(hex::encode),
+                status: status.to_string(),
+            });
+            let Some(known) = known else {
+                report.sealed_keys.push(committed.key.id());
+                continue;
+            };
+            if seed::commitment(&known) != committed.commitment {
                 report.first_difference = Some(Difference {
-                    reason: "the seed does not hash to the commitment published in the first event".into(),
+                    reason: format!(
+                        "the seed of key {} does not hash to the commitment published in the log",
+                        committed.key.id()
+                    ),
                     ..difference_at(first)
                 });
                 return Ok(report);
             }
-            Some(server_seed)
+            seeds.insert(committed.key, known);
         }
-    };
+        report.seed = match (sources.contains("unavailable"), sources.contains("sealed")) {
+            (true, _) => "partial",
+            (false, true) => "sealed",
+            (false, false) => "revealed",
+        }
+        .to_string();
+    }
     if let Some(rules) = stored.iter().map(|e| e.rules.as_str()).find(|rules| *rules != ruleset.rules()) {
         report.notes.push(format!("some events were recorded under {rules}; verifying with {}", ruleset.rules()));
     }
@@ -160,9 +214,13 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
         let command_id = stored[start].command_id.clone();
         let end = stored[start..].iter().position(|e| e.command_id != command_id).map_or(stored.len(), |n| start + n);
         let group = &stored[start..end];
-        if let Some(difference) = check_group(store, ruleset, stream, state.as_ref(), group, server_seed)? {
-            report.first_difference = Some(difference);
-            return Ok(report);
+        match check_group(store, ruleset, stream, state.as_ref(), group, &seeds)? {
+            Checked::Same => {}
+            Checked::Sealed => report.commands_sealed += 1,
+            Checked::Differs(difference) => {
+                report.first_difference = Some(difference);
+                return Ok(report);
+            }
         }
         for event in group {
             let Some(folding) = Arc::get_mut(&mut state) else { break };
@@ -179,7 +237,14 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
         start = end;
     }
     report.verified = true;
-    report.result = "verified".into();
+    report.result = if report.commands_sealed > 0 { "partial" } else { "verified" }.into();
+    if report.commands_sealed > 0 {
+        report.notes.push(format!(
+            "{} commands drew dice from keys still sealed ({}) and were not replayed",
+            report.commands_sealed,
+            report.sealed_keys.join(", ")
+        ));
+    }
     Ok(report)
 }
 
@@ -198,14 +263,51 @@ fn fold(ruleset: &dyn AnyRuleset, stored: &[RecordedEvent]) -> Result<Arc<dyn An
     Ok(state)
 }
 
-/// Run one stored command against the state before it and compare its events.
+/// What the replay of one command showed.
+enum Checked {
+    /// It produced the stored events.
+    Same,
+    /// It drew dice from a key whose seed is sealed to the caller: not checked.
+    Sealed,
+    /// It did not produce the stored events.
+    Differs(Difference),
+}
+
+impl From<Option<Difference>> for Checked {
+    fn from(difference: Option<Difference>) -> Self {
+        difference.map_or(Self::Same, Self::Differs)
+    }
+}
+
+/// Run one stored command against the state before it, with the tape of the key in force, and
+/// compare its events.
 fn check_group(
     store: &dyn EventStore,
     ruleset: &dyn AnyRuleset,
     stream: &str,
     before: &dyn AnyState,
     group: &[RecordedEvent],
-    server_seed: Option<[u8; 32]>,
+    seeds: &BTreeMap<DiceKey, [u8; 32]>,
+) -> Result<Checked, VerifyError> {
+    let cursor = ruleset.dice(before);
+    let sealed = cursor.as_ref().is_some_and(|cursor| !seeds.contains_key(&cursor.key));
+    let checked = replay_group(store, ruleset, stream, before, group, cursor, seeds)?;
+    // A command that needed the tape of a sealed key is refused for want of a tape: it is not
+    // a difference, only not checkable yet.
+    Ok(match checked {
+        Some(difference) if sealed && difference.reason.contains("[dice.no_tape]") => Checked::Sealed,
+        other => other.into(),
+    })
+}
+
+fn replay_group(
+    store: &dyn EventStore,
+    ruleset: &dyn AnyRuleset,
+    stream: &str,
+    before: &dyn AnyState,
+    group: &[RecordedEvent],
+    cursor: Option<herald_domain::DiceCursor>,
+    seeds: &BTreeMap<DiceKey, [u8; 32]>,
 ) -> Result<Option<Difference>, VerifyError> {
     let first = &group[0];
     let Some(command_id) = first.command_id.as_deref() else {
@@ -218,11 +320,12 @@ fn check_group(
     let Some(record) = record else {
         return Ok(Some(Difference { reason: format!("command {command_id} is not stored"), ..difference_at(first) }));
     };
-    let dice = match (ruleset.dice(before), server_seed) {
-        (Some(cursor), Some(server_seed)) => {
-            DiceTape::new(seed::effective_seed(&server_seed, stream, &cursor.contributions), cursor.next_word)
+    let dice = match cursor.as_ref().map(|cursor| (cursor, seeds.get(&cursor.key))) {
+        Some((cursor, Some(key_seed))) => {
+            DiceTape::new(seed::effective_seed(key_seed, stream, &cursor.contributions), cursor.next_word)
         }
-        _ => DiceTape::unavailable(),
+        Some((cursor, None)) => DiceTape::sealed(cursor.next_word),
+        None => DiceTape::unavailable(),
     };
     let mut context =
         Context { stream: stream.to_string(), actor: record.actor, recorded_at: record.recorded_at, dice };

@@ -395,8 +395,23 @@ pub async fn reveal_seed(
     }
     let app = state(&req)?;
     let sealing = stream.clone();
-    let sealed = blocking(move || app.service.sealed_seed(&sealing)).await?.ok_or_else(|| not_found(&stream))?;
-    let command = ruleset.reveal_seed(hex::encode(sealed)).ok_or_else(|| {
+    // The seed in force is revealed; before the battle ends a fresh sealed seed takes over, so
+    // the revealed one predicts no later die (docs/DICE.md "Re-sealing").
+    let (sealed, next) = blocking(move || {
+        let Some(cursor) =
+            app.service.catalog().entry(&sealing).and_then(|entry| entry.ruleset.dice(entry.state.as_ref()))
+        else {
+            return Ok((app.service.sealed_seed(&sealing)?, None));
+        };
+        let next = match cursor.reveal_due || cursor.revealed.is_some() {
+            true => None,
+            false => Some(hex::encode(app.service.seal_key_once(&sealing, cursor.next_reseal())?)),
+        };
+        Ok::<_, ApiError>((app.service.key_seed(&sealing, cursor.key)?, next))
+    })
+    .await?;
+    let sealed = sealed.ok_or_else(|| not_found(&stream))?;
+    let command = ruleset.reveal_seed(hex::encode(sealed), next).ok_or_else(|| {
         ApiError::Rule(herald_domain::RuleError::new(
             "battle.no_seed",
             format!("a {} battle has no seed to reveal", ruleset.id()),

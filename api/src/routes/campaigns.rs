@@ -705,14 +705,42 @@ command_route!(
     "Record a player's new screen name, which keeps every power of the old one (the battle judge, seed 003 §1.6).",
     |b| CampaignCommand::ChangeScreenName { from: b.from, to: b.to }
 );
-command_route!(
-    open_turn,
-    "/campaigns/{campaign_id}/turns",
-    "/v1/campaigns/{campaign_id}/turns",
-    OpenTurnRequest,
-    "Open the next turn with its movement deadline (judge, seed 003 §3.1).",
-    |b| CampaignCommand::OpenTurn { deadline: b.deadline }
-);
+/// Open the next turn with its movement deadline (judge, seed 003 §3.1).
+#[utoipa::path(post, path = "/v1/campaigns/{campaign_id}/turns", tag = "campaigns", request_body = OpenTurnRequest,
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"),
+           ("If-Match" = Option<String>, Header, description = "the version you read"),
+           ("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe")),
+    responses(
+        (status = 200, description = "the events appended and the new version", body = CommandResponse),
+        (status = 400, description = "malformed request", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "your role may not do this", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such campaign", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "If-Match does not match", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "the rules refuse; `rule` names the section", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = [])))]
+#[post("/campaigns/{campaign_id}/turns")]
+pub async fn open_turn(
+    req: HttpRequest,
+    Authenticated(actor): Authenticated,
+    path: web::Path<CampaignId>,
+    body: web::Json<OpenTurnRequest>,
+) -> Result<HttpResponse, ApiError> {
+    // The service commits to the turn's seed, derived from the sealed root (docs/DICE.md
+    // "Campaign turn keys"), so the command carries a field the client does not send.
+    let id = path.into_inner();
+    let state = state(&req)?;
+    let meta = command_meta(&req, actor.clone())?;
+    let stream = id.stream();
+    let worker = state.clone();
+    if worker.service.catalog().entry(&stream).is_none() {
+        return Err(not_found(id));
+    }
+    let deadline = body.into_inner().deadline;
+    let outcome = blocking(move || campaign::open_turn(&worker.service, &stream, deadline, meta)).await?;
+    Ok(command_response(&state, &actor, outcome, false))
+}
 command_route!(post_orders, "/campaigns/{campaign_id}/orders", "/v1/campaigns/{campaign_id}/orders",
     OrdersRequest, "Post orders for armies you control, as text or data (seed 003 §3.2.2.5); each is checked against the map as it is now (§3.2.2.2).",
     |b| CampaignCommand::PostOrders { text: b.text, orders: b.orders, private: b.private, on_behalf_of: b.on_behalf_of });

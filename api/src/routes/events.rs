@@ -397,3 +397,172 @@ pub async fn live_events(
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .streaming(stream))
 }
+
+/// Paging of the dice ledger: by stream version, like the stream's events.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DiceQuery {
+    /// First stream version to read (default 0).
+    pub from: Option<u64>,
+    /// Events per page, 1–1000 (default 100); a page lists every draw of its events.
+    pub limit: Option<usize>,
+}
+
+/// One die drawn in a stream, where it is recorded and which key it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct LedgerDraw {
+    /// The stream version of the event that records it.
+    pub version: u64,
+    /// That event's `$all` position.
+    pub position: u64,
+    /// That event's type.
+    pub event_type: String,
+    /// JSON pointer of the draw inside the event's `data` (`/dice/a/0/draw`).
+    pub pointer: String,
+    /// Index of the first ChaCha20 output word examined (docs/DICE.md "Deriving a die").
+    pub word: u64,
+    /// Number of sides.
+    pub sides: u64,
+    /// The face.
+    pub value: u64,
+    /// What the die was for.
+    pub purpose: String,
+    /// The key it was drawn from: `stream`, `turn:<n>` or `reseal:<n>` (docs/DICE.md "Keys").
+    pub key: String,
+}
+
+/// A page of the dice ledger.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DicePage {
+    /// The draws of the page's events, in tape order (event order, then order within the event).
+    pub draws: Vec<LedgerDraw>,
+    /// Where the next page starts (`from`, a stream version), when there may be more.
+    pub next: Option<u64>,
+}
+
+/// Every recorded draw in `value` (an object with the shared draw's fields `word`, `sides`,
+/// `value` and `purpose`), with its JSON pointer, in document order.
+fn draws_in(value: &serde_json::Value, pointer: &str, out: &mut Vec<(String, serde_json::Value)>) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            let shaped = map.get("word").is_some_and(Value::is_u64)
+                && map.get("sides").is_some_and(Value::is_u64)
+                && map.get("value").is_some_and(Value::is_u64)
+                && map.get("purpose").is_some_and(Value::is_string);
+            if shaped {
+                out.push((pointer.to_string(), value.clone()));
+                return;
+            }
+            for (key, child) in map {
+                draws_in(child, &format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")), out);
+            }
+        }
+        Value::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                draws_in(child, &format!("{pointer}/{index}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every die drawn in a stream, in tape order: the event, the draw's JSON pointer inside it, the
+/// word, sides, face, purpose and the key it came from (docs/DICE.md "The dice ledger"). Read
+/// with the revealed keys, it is all an outsider needs to recompute every die. What a reader may
+/// not see of an event (hidden fields) is left out, as in the event listing.
+#[utoipa::path(get, path = "/v1/streams/{stream}/dice", tag = "events",
+    params(("stream" = String, Path, description = "stream name, e.g. `battle-0193…`"), DiceQuery),
+    responses(
+        (status = 200, description = "a page of draws", body = DicePage),
+        (status = 400, description = "bad paging", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "the `tokens` stream is for admins", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/streams/{stream}/dice")]
+pub async fn stream_dice(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+    path: web::Path<String>,
+    query: web::Query<DiceQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let stream = path.into_inner();
+    let limit = match query.limit {
+        None => 100,
+        Some(limit) if (1..=MAX_LIMIT).contains(&limit) => limit,
+        Some(limit) => {
+            return Err(ApiError::Malformed(format!("limit must be between 1 and {MAX_LIMIT}, not {limit}")));
+        }
+    };
+    let from = query.from.unwrap_or(0);
+    let state = state(&req)?;
+    let reader = Reader::of(&req, actor);
+    if !may_read(&stream, &reader.viewer(&stream, state.service.catalog())) {
+        return Err(ApiError::Forbidden {
+            code: "forbidden".into(),
+            detail: format!("the {stream} stream (who holds which token) is for admins"),
+            rule: None,
+        });
+    }
+    let page = blocking(move || {
+        let entry = state.service.catalog().entry(&stream);
+        if state.store.stream_version(&stream)?.is_none() {
+            return Err(ApiError::NotFound(format!("no stream {stream}")));
+        }
+        let ruleset = entry.as_ref().map(|entry| entry.ruleset);
+        let mut redactor = Redactor::new(state.service.catalog(), reader);
+        // The key in force is the stream's state's before each command: fold from the start.
+        let mut folded = ruleset.map(|ruleset| ruleset.new_state());
+        let mut key = herald_domain::DiceKey::Stream;
+        let mut command: Option<Option<String>> = None;
+        let mut draws = Vec::new();
+        let mut cursor = 0;
+        let mut listed = 0;
+        loop {
+            let batch = state.store.read_stream(&stream, cursor, Direction::Forwards, 512)?;
+            let exhausted = batch.len() < 512;
+            for event in &batch {
+                if command.as_ref() != Some(&event.command_id) {
+                    command = Some(event.command_id.clone());
+                    if let (Some(ruleset), Some(folded)) = (ruleset, folded.as_ref()) {
+                        key = ruleset.dice(folded.as_ref()).map_or(herald_domain::DiceKey::Stream, |cursor| cursor.key);
+                    }
+                }
+                if event.version >= from {
+                    let view = redactor.view(event);
+                    let mut found = Vec::new();
+                    draws_in(&view.data, "", &mut found);
+                    for (pointer, draw) in found {
+                        draws.push(LedgerDraw {
+                            version: event.version,
+                            position: event.position,
+                            event_type: event.event_type.clone(),
+                            pointer,
+                            word: draw["word"].as_u64().unwrap_or_default(),
+                            sides: draw["sides"].as_u64().unwrap_or_default(),
+                            value: draw["value"].as_u64().unwrap_or_default(),
+                            purpose: draw["purpose"].as_str().unwrap_or_default().to_string(),
+                            key: key.id(),
+                        });
+                    }
+                    listed += 1;
+                    if listed == limit {
+                        return Ok(DicePage { draws, next: event.version.checked_add(1) });
+                    }
+                }
+                if let (Some(ruleset), Some(state)) = (ruleset, folded.as_mut()) {
+                    if let Some(state) = std::sync::Arc::get_mut(state) {
+                        // A payload that does not decode is reported by verify; the ledger lists on.
+                        let _ = ruleset.evolve(state, &event.event_type, event.schema, event.data.get());
+                    }
+                }
+                cursor = event.version + 1;
+            }
+            if exhausted {
+                return Ok(DicePage { draws, next: None });
+            }
+        }
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(page))
+}

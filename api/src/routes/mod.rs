@@ -99,6 +99,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(events::live_events)
                 .service(events::all_events)
                 .service(events::stream_events)
+                .service(events::stream_dice)
                 .service(events::verify_stream)
                 .service(rolls::judge_roll)
                 .service(tokens::create_token)

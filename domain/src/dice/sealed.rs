@@ -59,10 +59,96 @@ pub struct EntropyContributed {
 /// The server seed, published: anyone can now recompute every die drawn so far.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct SeedRevealed {
-    /// The server seed, 64 hex digits; its SHA-256 is the commitment in the first event.
+    /// The seed in force, 64 hex digits; its SHA-256 is its commitment (the first event's, or
+    /// the `next_commitment` of the reveal before).
     pub seed: String,
     /// The effective seed the tape was keyed with (docs/DICE.md "Effective seed").
     pub effective_seed: String,
+    /// A reveal before the battle ended: `sha256` of the fresh sealed seed every later die comes
+    /// from, so the seed just revealed predicts none (docs/DICE.md "Re-sealing").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_commitment: Option<String>,
+}
+
+/// A fresh seed committed at an early reveal (docs/DICE.md "Re-sealing").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ResealKey {
+    /// `sha256(seed)`, hex.
+    pub commitment: String,
+    /// The seed, hex, once revealed.
+    pub revealed: Option<String>,
+}
+
+/// The commitments and revealed seeds of `reseals`, as [`DiceCursor::chain`] takes them.
+pub fn reseal_chain(reseals: &[ResealKey]) -> Vec<(String, Option<String>)> {
+    reseals.iter().map(|key| (key.commitment.clone(), key.revealed.clone())).collect()
+}
+
+/// Whether the seed in force (the stream's, or the last fresh one) is revealed.
+pub fn key_revealed(stream_revealed: Option<&String>, reseals: &[ResealKey]) -> bool {
+    reseals.last().map_or(stream_revealed.is_some(), |key| key.revealed.is_some())
+}
+
+/// Check a reveal of the seed in force against its commitment (codes `<prefix>.seed_*`) and
+/// make the event; `next_commitment`, the fresh seed's commitment, only while the rules go on
+/// (`ended` false).
+#[allow(clippy::too_many_arguments)]
+pub fn reveal_in_force(
+    stream_commitment: Option<&str>,
+    stream_revealed: Option<&String>,
+    reseals: &[ResealKey],
+    contributions: &[String],
+    seed_hex: &str,
+    next_commitment: Option<&str>,
+    ended: bool,
+    ctx: &Context,
+    code_prefix: &str,
+) -> Result<SeedRevealed, RuleError> {
+    if key_revealed(stream_revealed, reseals) {
+        return Err(RuleError::new(
+            format!("{code_prefix}.seed_already_revealed"),
+            "the seed has already been revealed",
+            DICE_RULES,
+        ));
+    }
+    let parsed = (seed_hex.len() == 64).then(|| seed::parse_hex32(seed_hex)).flatten().ok_or_else(|| {
+        RuleError::new(format!("{code_prefix}.seed_malformed"), "a seed is 64 hexadecimal digits", DICE_RULES)
+    })?;
+    let in_force = reseals.last().map_or(stream_commitment, |key| Some(key.commitment.as_str()));
+    if in_force.and_then(seed::parse_hex32) != Some(seed::commitment(&parsed)) {
+        return Err(RuleError::new(
+            format!("{code_prefix}.seed_mismatch"),
+            "this seed does not match the published commitment",
+            DICE_RULES,
+        ));
+    }
+    let next_commitment = match next_commitment.filter(|_| !ended) {
+        None => None,
+        Some(next) => Some(hex::encode(seed::parse_hex32(next).ok_or_else(|| {
+            RuleError::new(format!("{code_prefix}.seed_malformed"), "a commitment is 64 hexadecimal digits", DICE_RULES)
+        })?)),
+    };
+    Ok(SeedRevealed {
+        seed: hex::encode(parsed),
+        effective_seed: hex::encode(seed::effective_seed(&parsed, &ctx.stream, contributions)),
+        next_commitment,
+    })
+}
+
+/// Apply a reveal: the seed in force is public, and a fresh one takes over if committed.
+pub fn apply_reveal(
+    stream_revealed: &mut Option<String>,
+    reseals: &mut Vec<ResealKey>,
+    seed: &str,
+    next_commitment: Option<&String>,
+) {
+    match reseals.last_mut() {
+        Some(key) if key.revealed.is_none() => key.revealed = Some(seed.to_string()),
+        _ => *stream_revealed = Some(seed.to_string()),
+    }
+    if let Some(next) = next_commitment {
+        reseals.push(ResealKey { commitment: next.clone(), revealed: None });
+    }
 }
 
 /// The dice state of one stream.
@@ -79,6 +165,9 @@ pub struct SealedDice {
     pub next_word: u64,
     /// The server seed, once revealed.
     pub revealed_seed: Option<String>,
+    /// Fresh seeds committed at early reveals, in order (docs/DICE.md "Re-sealing").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reseals: Vec<ResealKey>,
 }
 
 impl SealedDice {
@@ -95,14 +184,13 @@ impl SealedDice {
     /// The cursor the service keys the tape from; `reveal_due` when the rules now want the seed
     /// public (the battle ended).
     pub fn cursor(&self, reveal_due: bool) -> Option<DiceCursor> {
-        let commitment = seed::parse_hex32(self.seed_commitment.as_deref()?)?;
-        Some(DiceCursor {
-            commitment,
-            contributions: self.contributions.clone(),
-            next_word: self.next_word,
-            reveal_due: reveal_due && self.revealed_seed.is_none(),
-            revealed: self.revealed_seed.as_deref().and_then(seed::parse_hex32),
-        })
+        DiceCursor::chain(
+            (self.seed_commitment.as_deref()?, self.revealed_seed.as_deref()),
+            &reseal_chain(&self.reseals),
+            &self.contributions,
+            self.next_word,
+            reveal_due,
+        )
     }
 
     /// A participant (`participant` says whether the actor is one; judges always are) mixes
@@ -140,9 +228,16 @@ impl SealedDice {
         Ok(EntropyContributed { entropy: entropy.to_string(), by: ctx.actor.id.clone() })
     }
 
-    /// A judge, or the service when the rules say so, publishes the seed; it must match the
-    /// commitment.
-    pub fn reveal(&self, seed_hex: &str, ctx: &Context, code_prefix: &str) -> Result<SeedRevealed, RuleError> {
+    /// A judge, or the service when the rules say so, publishes the seed in force; it must match
+    /// its commitment. Before the end (`ended` false) `next_commitment` re-seals.
+    pub fn reveal(
+        &self,
+        seed_hex: &str,
+        next_commitment: Option<&str>,
+        ended: bool,
+        ctx: &Context,
+        code_prefix: &str,
+    ) -> Result<SeedRevealed, RuleError> {
         if !matches!(ctx.actor.role, Role::Judge | Role::Admin | Role::System) {
             return Err(RuleError::forbidden(
                 format!("{code_prefix}.not_a_judge"),
@@ -150,33 +245,22 @@ impl SealedDice {
                 DICE_RULES,
             ));
         }
-        if self.revealed_seed.is_some() {
-            return Err(RuleError::new(
-                format!("{code_prefix}.seed_already_revealed"),
-                "the seed has already been revealed",
-                DICE_RULES,
-            ));
-        }
-        let parsed = (seed_hex.len() == 64).then(|| seed::parse_hex32(seed_hex)).flatten().ok_or_else(|| {
-            RuleError::new(format!("{code_prefix}.seed_malformed"), "a seed is 64 hexadecimal digits", DICE_RULES)
-        })?;
-        let committed = self.seed_commitment.as_deref().and_then(seed::parse_hex32);
-        if committed != Some(seed::commitment(&parsed)) {
-            return Err(RuleError::new(
-                format!("{code_prefix}.seed_mismatch"),
-                "this seed does not match the published commitment",
-                DICE_RULES,
-            ));
-        }
-        Ok(SeedRevealed {
-            seed: hex::encode(parsed),
-            effective_seed: hex::encode(seed::effective_seed(&parsed, &ctx.stream, &self.contributions)),
-        })
+        reveal_in_force(
+            self.seed_commitment.as_deref(),
+            self.revealed_seed.as_ref(),
+            &self.reseals,
+            &self.contributions,
+            seed_hex,
+            next_commitment,
+            ended,
+            ctx,
+            code_prefix,
+        )
     }
 
     /// A judge's roll on this stream (docs/DICE.md "A judge's roll").
     pub fn judge_roll(&self, roll: &JudgeRoll, ctx: &mut Context, code_prefix: &str) -> Result<JudgeRolled, RuleError> {
-        roll.roll(ctx, code_prefix, self.revealed_seed.is_some())
+        roll.roll(ctx, code_prefix, key_revealed(self.revealed_seed.as_ref(), &self.reseals))
     }
 
     /// Apply a contribution.
@@ -187,7 +271,7 @@ impl SealedDice {
 
     /// Apply a reveal.
     pub fn revealed(&mut self, event: &SeedRevealed) {
-        self.revealed_seed = Some(event.seed.clone());
+        apply_reveal(&mut self.revealed_seed, &mut self.reseals, &event.seed, event.next_commitment.as_ref());
     }
 
     /// Move the tape to `next_word` (recorded in every event that drew dice).

@@ -41,6 +41,9 @@ pub fn die_from_word(word: u32, sides: u32) -> Option<u32> {
 pub struct DiceTape {
     rng: Option<ChaCha20Rng>,
     draws: Vec<Draw>,
+    /// Where a tape without a key stands (a key sealed to a verifier): it refuses to roll but
+    /// reports its position, so a command that draws nothing is replayed exactly.
+    sealed_at: u64,
 }
 
 impl std::fmt::Debug for DiceTape {
@@ -59,18 +62,24 @@ impl DiceTape {
     pub fn new(effective_seed: [u8; 32], next_word: u64) -> Self {
         let mut rng = ChaCha20Rng::from_seed(effective_seed);
         rng.set_word_pos(u128::from(next_word));
-        Self { rng: Some(rng), draws: Vec::new() }
+        Self { rng: Some(rng), draws: Vec::new(), sealed_at: 0 }
     }
 
     /// A tape for a stream without dice: any roll is refused with a rule error.
     pub fn unavailable() -> Self {
-        Self { rng: None, draws: Vec::new() }
+        Self::sealed(0)
+    }
+
+    /// A tape whose key is sealed to whoever replays it, positioned at `next_word`: any roll is
+    /// refused with `dice.no_tape`.
+    pub fn sealed(next_word: u64) -> Self {
+        Self { rng: None, draws: Vec::new(), sealed_at: next_word }
     }
 
     /// Index of the next output word the tape will examine.
     pub fn next_word(&self) -> u64 {
         // The word position of a ChaCha20 stream fits in 68 bits; ours never leaves u64.
-        self.rng.as_ref().map_or(0, |rng| u64::try_from(rng.get_word_pos()).unwrap_or(u64::MAX))
+        self.rng.as_ref().map_or(self.sealed_at, |rng| u64::try_from(rng.get_word_pos()).unwrap_or(u64::MAX))
     }
 
     /// Draw one die of `sides` sides for `purpose`, recording it.

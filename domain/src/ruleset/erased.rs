@@ -197,8 +197,9 @@ pub trait AnyRuleset: Send + Sync {
     fn may_set_up(&self, actor: &Actor) -> Result<(), RuleError>;
     /// Whether `command` may be sent to `POST …/actions` (its `type` is not a service command).
     fn is_action(&self, command: &Value) -> bool;
-    /// The command that reveals the seed.
-    fn reveal_seed(&self, seed_hex: String) -> Option<Value>;
+    /// The command that reveals the seed in force (with, for an early reveal, the commitment of
+    /// the fresh seed that takes over).
+    fn reveal_seed(&self, seed_hex: String, next_commitment: Option<String>) -> Option<Value>;
     /// The command that contributes entropy.
     fn contribute_entropy(&self, entropy: String) -> Option<Value>;
     /// The command that rolls for a judge.
@@ -354,8 +355,8 @@ where
         command.get("type").and_then(Value::as_str).is_some_and(|kind| !R::SERVICE_COMMANDS.contains(&kind))
     }
 
-    fn reveal_seed(&self, seed_hex: String) -> Option<Value> {
-        R::reveal_seed(seed_hex).and_then(|command| to_value(&command).ok())
+    fn reveal_seed(&self, seed_hex: String, next_commitment: Option<String>) -> Option<Value> {
+        R::reveal_seed(seed_hex, next_commitment).and_then(|command| to_value(&command).ok())
     }
 
     fn contribute_entropy(&self, entropy: String) -> Option<Value> {

@@ -47,6 +47,10 @@ pub enum ZoneRpgCommand {
     RevealSeed {
         /// 64 hex digits.
         seed: String,
+        /// `sha256` of a fresh sealed seed, filled in by the service when a judge reveals before
+        /// the end: every later die comes from it (docs/DICE.md "Re-sealing").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_commitment: Option<String>,
     },
     /// The GM rolls dice the rules leave to the GM (docs/DICE.md "A judge's roll").
     JudgeRoll(crate::dice::JudgeRoll),

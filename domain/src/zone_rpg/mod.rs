@@ -53,7 +53,7 @@ impl crate::Decider for ZoneRpg {
         state.dice.cursor(state.ended())
     }
 
-    fn reveal_seed(seed_hex: String) -> Option<ZoneRpgCommand> {
-        Some(ZoneRpgCommand::RevealSeed { seed: seed_hex })
+    fn reveal_seed(seed_hex: String, next_commitment: Option<String>) -> Option<ZoneRpgCommand> {
+        Some(ZoneRpgCommand::RevealSeed { seed: seed_hex, next_commitment })
     }
 }

@@ -7,6 +7,7 @@ mod auth;
 mod campaign;
 mod coalition_round;
 mod concurrency;
+mod dice;
 mod errors;
 mod events;
 mod full_battle;

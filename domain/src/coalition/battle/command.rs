@@ -153,6 +153,10 @@ pub enum BattleCommand {
     RevealSeed {
         /// The server seed, 64 hex digits; filled in by the service from its sealed store.
         seed: String,
+        /// `sha256` of a fresh sealed seed, filled in by the service when a judge reveals before
+        /// the end: every later die comes from it (docs/DICE.md "Re-sealing").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_commitment: Option<String>,
     },
     /// A judge rolls dice the rules leave to the judge (docs/DICE.md "A judge's roll").
     JudgeRoll(crate::dice::JudgeRoll),

@@ -15,7 +15,6 @@ use super::{
 };
 use crate::{
     coalition::army::{ArmySpec, Team},
-    dice::seed,
     Context, Role, RuleError,
 };
 use chrono::{DateTime, Utc};
@@ -84,9 +83,12 @@ pub fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut Context) -> Re
         BattleCommand::ApplyTacticalResult { source, source_rules, winner, models_lost, reason } => {
             apply_tactical_result(state, source, source_rules, *winner, models_lost, reason, ctx)
         }
-        BattleCommand::RevealSeed { seed } => reveal_seed(state, seed, ctx),
+        BattleCommand::RevealSeed { seed, next_commitment } => {
+            reveal_seed(state, seed, next_commitment.as_deref(), ctx)
+        }
         BattleCommand::JudgeRoll(roll) => {
-            Ok(vec![BattleEvent::JudgeRolled(roll.roll(ctx, "coalition.battle", state.revealed_seed.is_some())?)])
+            let revealed = crate::dice::sealed::key_revealed(state.revealed_seed.as_ref(), &state.reseals);
+            Ok(vec![BattleEvent::JudgeRolled(roll.roll(ctx, "coalition.battle", revealed)?)])
         }
     }
 }
@@ -530,7 +532,12 @@ fn apply_tactical_result(
 
 /// Publish the server seed so anyone can recompute every die (DESIGN.md "Dice that anyone can
 /// check"). It must be the seed committed when the battle opened.
-fn reveal_seed(state: &BattleState, seed_hex: &str, ctx: &Context) -> Result<Vec<BattleEvent>, RuleError> {
+fn reveal_seed(
+    state: &BattleState,
+    seed_hex: &str,
+    next_commitment: Option<&str>,
+    ctx: &Context,
+) -> Result<Vec<BattleEvent>, RuleError> {
     if !matches!(ctx.actor.role, Role::Judge | Role::Admin | Role::System) {
         return Err(RuleError::forbidden(
             "coalition.battle.judge_only",
@@ -538,27 +545,21 @@ fn reveal_seed(state: &BattleState, seed_hex: &str, ctx: &Context) -> Result<Vec
             SERVICE_RULES,
         ));
     }
-    if state.revealed_seed.is_some() {
-        return Err(RuleError::new(
-            "coalition.battle.seed_already_revealed",
-            "the seed has already been revealed",
-            SERVICE_RULES,
-        ));
-    }
-    let seed = is_hex_digest(seed_hex).then(|| seed::parse_hex32(seed_hex)).flatten().ok_or_else(|| {
-        RuleError::new("coalition.battle.seed_malformed", "a seed is 64 hexadecimal digits", SERVICE_RULES)
-    })?;
-    let committed = state.seed_commitment.as_deref().and_then(seed::parse_hex32);
-    if committed != Some(seed::commitment(&seed)) {
-        return Err(RuleError::new(
-            "coalition.battle.seed_mismatch",
-            "this seed does not match the commitment published when the battle opened",
-            SERVICE_RULES,
-        ));
-    }
+    let revealed = crate::dice::sealed::reveal_in_force(
+        state.seed_commitment.as_deref(),
+        state.revealed_seed.as_ref(),
+        &state.reseals,
+        &state.contributions,
+        seed_hex,
+        next_commitment,
+        state.ended(),
+        ctx,
+        "coalition.battle",
+    )?;
     Ok(vec![BattleEvent::SeedRevealed {
-        seed: hex::encode(seed),
-        effective_seed: hex::encode(seed::effective_seed(&seed, &ctx.stream, &state.contributions)),
+        seed: revealed.seed,
+        effective_seed: revealed.effective_seed,
+        next_commitment: revealed.next_commitment,
     }])
 }
 

@@ -258,6 +258,10 @@ pub enum BattleEvent {
         seed: String,
         /// The tape's key, hex: `sha256(seed ‖ sha256(stream) ‖ sha256(c1) ‖ …)`.
         effective_seed: String,
+        /// A reveal before the battle ended: `sha256` of the fresh sealed seed every later die
+        /// comes from (docs/DICE.md "Re-sealing").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_commitment: Option<String>,
     },
     /// A judge rolled (docs/DICE.md "A judge's roll").
     #[serde(rename = "dice.JudgeRolled")]

@@ -58,7 +58,7 @@ impl crate::Decider for CoalitionBattle {
         state.dice_cursor()
     }
 
-    fn reveal_seed(seed_hex: String) -> Option<BattleCommand> {
-        Some(BattleCommand::RevealSeed { seed: seed_hex })
+    fn reveal_seed(seed_hex: String, next_commitment: Option<String>) -> Option<BattleCommand> {
+        Some(BattleCommand::RevealSeed { seed: seed_hex, next_commitment })
     }
 }

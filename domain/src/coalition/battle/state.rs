@@ -145,6 +145,9 @@ pub struct BattleState {
     pub killed: Vec<SideId>,
     /// The revealed server seed, hex.
     pub revealed_seed: Option<String>,
+    /// Fresh seeds committed at early reveals, in order (docs/DICE.md "Re-sealing").
+    #[serde(default)]
+    pub reseals: Vec<crate::dice::sealed::ResealKey>,
     /// The resolution event, as stored.
     pub resolution: Option<BattleEvent>,
     /// The weather posted with the battle (seed 003 §4.1.2.5).
@@ -235,14 +238,13 @@ impl BattleState {
 
     /// The dice cursor for the application layer.
     pub fn dice_cursor(&self) -> Option<DiceCursor> {
-        let commitment = crate::dice::seed::parse_hex32(self.seed_commitment.as_deref()?)?;
-        Some(DiceCursor {
-            commitment,
-            contributions: self.contributions.clone(),
-            next_word: self.next_word,
-            reveal_due: self.ended() && self.revealed_seed.is_none(),
-            revealed: self.revealed_seed.as_deref().and_then(crate::dice::seed::parse_hex32),
-        })
+        DiceCursor::chain(
+            (self.seed_commitment.as_deref()?, self.revealed_seed.as_deref()),
+            &crate::dice::sealed::reseal_chain(&self.reseals),
+            &self.contributions,
+            self.next_word,
+            self.ended(),
+        )
     }
 
     /// Apply one event (the decider's `evolve`).
@@ -375,7 +377,12 @@ impl BattleState {
             BattleEvent::CasualtiesOverridden { side, casualties, .. } => {
                 self.sides.get_mut(*side).casualties = Some(casualties.clone());
             }
-            BattleEvent::SeedRevealed { seed, .. } => self.revealed_seed = Some(seed.clone()),
+            BattleEvent::SeedRevealed { seed, next_commitment, .. } => crate::dice::sealed::apply_reveal(
+                &mut self.revealed_seed,
+                &mut self.reseals,
+                seed,
+                next_commitment.as_ref(),
+            ),
         }
     }
 }

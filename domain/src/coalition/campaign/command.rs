@@ -301,6 +301,10 @@ pub enum CampaignCommand {
     OpenTurn {
         /// Orders must be posted by this time.
         deadline: DateTime<Utc>,
+        /// The commitment to the turn's seed, derived from the campaign's sealed root; filled in
+        /// by the service (docs/DICE.md "Campaign turn keys").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn_key: Option<TurnKeyCommitment>,
     },
     /// Post orders, structured or in the seed's text format (seed 003 §3.2.2.5; player or judge).
     PostOrders {
@@ -347,6 +351,21 @@ pub enum CampaignCommand {
     },
     /// A judge rolls dice the rules leave to the judge (docs/DICE.md "A judge's roll").
     JudgeRoll(crate::dice::JudgeRoll),
+    /// Publish an adjudicated turn's seed (the service, right after the adjudication; never the
+    /// root): anyone can then recompute the turn's dice (docs/DICE.md "Campaign turn keys").
+    RevealTurnSeed {
+        /// The turn's seed, 64 hex digits; filled in by the service.
+        seed: String,
+    },
+}
+
+/// The commitment to a campaign turn's seed, as the service fills it into `OpenTurn`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TurnKeyCommitment {
+    /// The turn it is for (the turn being opened).
+    pub turn: u32,
+    /// `sha256(turn seed)`, hex.
+    pub commitment: String,
 }
 
 /// An order for one army, as data.

@@ -129,7 +129,8 @@ pub fn decide(
         C::ChangeScreenName { from, to } => {
             one(CampaignEvent::ScreenNameChanged(super::newcomers::rename(state, ctx, from, to)?))
         }
-        C::OpenTurn { deadline } => {
+        C::RevealTurnSeed { seed } => reveal_turn_seed(state, ctx, seed),
+        C::OpenTurn { deadline, turn_key } => {
             require_judge(state, ctx, "open a turn")?;
             if state.phase != TurnPhase::Closed {
                 return Err(refuse(
@@ -141,7 +142,24 @@ pub fn decide(
             if *deadline <= ctx.recorded_at {
                 return Err(refuse("deadline_in_past", "a turn's deadline must be in the future", "seed 003 §3.1"));
             }
-            one(CampaignEvent::TurnOpened { turn: state.turn + 1, deadline: *deadline })
+            let turn = state.turn + 1;
+            let seed_commitment = match turn_key {
+                None => None,
+                Some(key) if key.turn == turn && crate::dice::seed::parse_hex32(&key.commitment).is_some() => {
+                    Some(key.commitment.to_lowercase())
+                }
+                Some(key) => {
+                    return Err(refuse(
+                        "turn_key_mismatch",
+                        format!(
+                            "the turn key offered is for turn {}, not turn {turn}, or is not 64 hex digits",
+                            key.turn
+                        ),
+                        crate::dice::sealed::DICE_RULES,
+                    ))
+                }
+            };
+            one(CampaignEvent::TurnOpened { turn, deadline: *deadline, seed_commitment })
         }
         C::PostOrders { text, orders, private, on_behalf_of } => {
             super::posting::post_orders(state, ctx, text.as_deref(), orders, *private, on_behalf_of.as_deref())
@@ -159,6 +177,39 @@ pub fn decide(
         }
         C::RuleOnArmy { army, square, reason } => rule_on_army(state, ctx, army, *square, reason),
     }
+}
+
+/// Publish the seed of the adjudicated turn whose seed is due (docs/DICE.md "Campaign turn
+/// keys"): the service does it right after the adjudication; it must match the turn's commitment.
+fn reveal_turn_seed(state: &CampaignState, ctx: &Context, seed_hex: &str) -> Result<Vec<CampaignEvent>, RuleError> {
+    use crate::dice::{sealed::DICE_RULES, seed};
+    if !matches!(ctx.actor.role, crate::Role::Judge | crate::Role::Admin | crate::Role::System) {
+        return Err(RuleError::forbidden(
+            "coalition.campaign.not_a_judge",
+            "only a judge or the service may reveal a turn's seed",
+            DICE_RULES,
+        ));
+    }
+    let Some(turn) = state.turn_key_due() else {
+        return Err(refuse("no_turn_seed_due", "no adjudicated turn has a sealed seed", DICE_RULES));
+    };
+    let parsed = (seed_hex.len() == 64)
+        .then(|| seed::parse_hex32(seed_hex))
+        .flatten()
+        .ok_or_else(|| refuse("seed_malformed", "a seed is 64 hexadecimal digits", DICE_RULES))?;
+    let committed = state.turn_keys.get(&turn).and_then(|key| seed::parse_hex32(&key.commitment));
+    if committed != Some(seed::commitment(&parsed)) {
+        return Err(refuse(
+            "seed_mismatch",
+            format!("this seed does not match the commitment published when turn {turn} opened"),
+            DICE_RULES,
+        ));
+    }
+    Ok(vec![CampaignEvent::TurnSeedRevealed {
+        turn,
+        seed: hex::encode(parsed),
+        effective_seed: hex::encode(seed::effective_seed(&parsed, &ctx.stream, &[])),
+    }])
 }
 
 /// A judge's ruling moving an army (seed 003 §3.3.3): a numbered call the Battle Judge may

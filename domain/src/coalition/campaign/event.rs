@@ -93,6 +93,11 @@ pub enum CampaignEvent {
         turn: u32,
         /// The movement deadline.
         deadline: DateTime<Utc>,
+        /// `sha256(turn seed)`, hex: every die of the turn is drawn from the turn's seed, revealed
+        /// when the turn is adjudicated (docs/DICE.md "Campaign turn keys"). Absent in rounds
+        /// recorded before turn keys (`coalition-campaign@2`), whose dice stay on the root's tape.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed_commitment: Option<String>,
     },
     /// A player (or a judge re-posting a PM) posted orders.
     #[serde(rename = "coalition.OrdersPosted")]
@@ -178,6 +183,16 @@ pub enum CampaignEvent {
         /// Whether the service opens the battle stream (two sides: 1v1, 2v1 or 2v2); otherwise (armies
         /// of three teams) a judge settles it with the adjudication.
         automatic: bool,
+    },
+    /// An adjudicated turn's seed was published (docs/DICE.md "Campaign turn keys").
+    #[serde(rename = "coalition.TurnSeedRevealed")]
+    TurnSeedRevealed {
+        /// The turn.
+        turn: u32,
+        /// The turn's seed, hex; its SHA-256 is the commitment in the turn's `TurnOpened`.
+        seed: String,
+        /// The tape's key, hex: `sha256(seed ‖ sha256(stream))`.
+        effective_seed: String,
     },
     /// The turn's adjudication is complete.
     #[serde(rename = "coalition.TurnAdjudicated")]

@@ -29,9 +29,11 @@ pub mod view;
 pub mod voting;
 pub mod weather;
 
-pub use command::{ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignOptions, Start};
+pub use command::{
+    ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignOptions, Start, TurnKeyCommitment,
+};
 pub use event::{CampaignEvent, Delivery};
-pub use state::{ArmyState, BattleLink, CampaignState, PendingTransfer, TurnPhase};
+pub use state::{ArmyState, BattleLink, CampaignState, PendingTransfer, TurnKey, TurnPhase};
 
 /// The campaign decider.
 pub struct CoalitionCampaign;
@@ -40,7 +42,10 @@ impl crate::Decider for CoalitionCampaign {
     type State = CampaignState;
     type Command = CampaignCommand;
     type Event = CampaignEvent;
-    const RULES: &'static str = "coalition-campaign@2";
+    /// `@3`: each turn draws from its own seed, committed when the turn opens and revealed
+    /// when it is adjudicated (docs/DICE.md "Campaign turn keys"); rounds recorded under `@2`
+    /// (no commitment in `TurnOpened`) fold and replay as before, on the root's tape.
+    const RULES: &'static str = "coalition-campaign@3";
 
     fn decide(
         state: &CampaignState,
@@ -56,5 +61,9 @@ impl crate::Decider for CoalitionCampaign {
 
     fn dice(state: &CampaignState) -> Option<crate::DiceCursor> {
         state.dice_cursor()
+    }
+
+    fn reveal_seed(seed_hex: String, _next_commitment: Option<String>) -> Option<CampaignCommand> {
+        Some(CampaignCommand::RevealTurnSeed { seed: seed_hex })
     }
 }

@@ -52,7 +52,7 @@ impl Ruleset for CoalitionCampaign {
     const DOCS: &'static str = "docs/rulesets/coalition-campaign.md";
     const CODE_PREFIX: &'static str = "coalition.campaign";
     const PICTURE: Option<&'static str> = Some("map.svg");
-    const SERVICE_COMMANDS: &'static [&'static str] = &["create_campaign", "adjudicate_turn"];
+    const SERVICE_COMMANDS: &'static [&'static str] = &["create_campaign", "adjudicate_turn", "reveal_turn_seed"];
 
     type Setup = CampaignSetup;
     type View = CampaignView;

@@ -24,7 +24,7 @@ use crate::{
         orders::{Leg, PostedOrder},
         setup::Player,
     },
-    DiceCursor,
+    CommittedKey, DiceCursor, DiceKey,
 };
 
 /// Where the current turn stands.
@@ -172,18 +172,64 @@ pub struct CampaignState {
     /// Each announced battle's weather (seed 003 §4.1.2.5).
     #[serde(default)]
     pub weather: BTreeMap<String, String>,
+    /// Each turn's committed seed, by turn (docs/DICE.md "Campaign turn keys").
+    #[serde(default)]
+    pub turn_keys: BTreeMap<u32, TurnKey>,
+}
+
+/// A campaign turn's seed: its commitment and, once the turn is adjudicated, the seed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct TurnKey {
+    /// `sha256(turn seed)`, hex.
+    pub commitment: String,
+    /// The turn's seed, hex, once revealed.
+    pub revealed: Option<String>,
 }
 
 impl CampaignState {
-    /// The dice cursor (the root seed is never revealed automatically: turns are keyed from it).
+    /// The key the campaign's dice come from now: the open (or locked) turn's seed, or the root's
+    /// tape between turns and in rounds recorded before turn keys.
+    pub fn dice_key(&self) -> DiceKey {
+        match self.phase {
+            TurnPhase::Open { .. } | TurnPhase::Locked { .. } if self.turn_keys.contains_key(&self.turn) => {
+                DiceKey::Turn(self.turn)
+            }
+            _ => DiceKey::Stream,
+        }
+    }
+
+    /// The first adjudicated turn whose seed is not revealed yet.
+    pub fn turn_key_due(&self) -> Option<u32> {
+        let adjudicated = |turn: u32| turn < self.turn || (turn == self.turn && self.phase == TurnPhase::Closed);
+        self.turn_keys.iter().find(|(turn, key)| key.revealed.is_none() && adjudicated(**turn)).map(|(turn, _)| *turn)
+    }
+
+    /// The dice cursor: the root seed is never revealed; each turn's seed is derived from it and
+    /// revealed once the turn is adjudicated.
     pub fn dice_cursor(&self) -> Option<DiceCursor> {
-        let commitment = crate::dice::seed::parse_hex32(self.seed_commitment.as_deref()?)?;
+        use crate::dice::seed::parse_hex32;
+        let root = parse_hex32(self.seed_commitment.as_deref()?)?;
+        let due = self.turn_key_due();
+        let mut keys = vec![CommittedKey { key: DiceKey::Stream, commitment: root, revealed: None, reveal_due: false }];
+        for (turn, key) in &self.turn_keys {
+            keys.push(CommittedKey {
+                key: DiceKey::Turn(*turn),
+                commitment: parse_hex32(&key.commitment)?,
+                revealed: key.revealed.as_deref().and_then(parse_hex32),
+                reveal_due: due == Some(*turn),
+            });
+        }
+        let key = self.dice_key();
+        let current = keys.iter().find(|committed| committed.key == key)?;
+        let (commitment, revealed) = (current.commitment, current.revealed);
         Some(DiceCursor {
+            key,
             commitment,
             contributions: Vec::new(),
             next_word: self.next_word,
-            reveal_due: false,
-            revealed: None,
+            reveal_due: due.is_some(),
+            revealed,
+            keys,
         })
     }
 
@@ -221,7 +267,10 @@ impl CampaignState {
                     state.controllers = controllers.iter().cloned().collect();
                 }
             }
-            CampaignEvent::TurnOpened { turn, deadline } => {
+            CampaignEvent::TurnOpened { turn, deadline, seed_commitment } => {
+                if let Some(commitment) = seed_commitment {
+                    self.turn_keys.insert(*turn, TurnKey { commitment: commitment.clone(), revealed: None });
+                }
                 self.turn = *turn;
                 self.phase = TurnPhase::Open { deadline: *deadline };
                 self.orders.clear();
@@ -344,6 +393,11 @@ impl CampaignState {
                 self.battles.insert(battle.clone(), link);
             }
             CampaignEvent::JudgeRolled(rolled) => self.next_word = rolled.next_word,
+            CampaignEvent::TurnSeedRevealed { turn, seed, .. } => {
+                if let Some(key) = self.turn_keys.get_mut(turn) {
+                    key.revealed = Some(seed.clone());
+                }
+            }
             CampaignEvent::TurnAdjudicated { next_word, .. } => {
                 self.next_word = *next_word;
                 self.phase = TurnPhase::Closed;

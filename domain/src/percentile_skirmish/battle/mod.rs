@@ -39,7 +39,7 @@ impl crate::Decider for PercentileSkirmish {
         state.dice_cursor()
     }
 
-    fn reveal_seed(seed_hex: String) -> Option<SkirmishCommand> {
-        Some(SkirmishCommand::RevealSeed { seed: seed_hex })
+    fn reveal_seed(seed_hex: String, next_commitment: Option<String>) -> Option<SkirmishCommand> {
+        Some(SkirmishCommand::RevealSeed { seed: seed_hex, next_commitment })
     }
 }

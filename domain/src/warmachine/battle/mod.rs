@@ -41,7 +41,7 @@ impl crate::Decider for Warmachine {
         state.dice_cursor()
     }
 
-    fn reveal_seed(seed_hex: String) -> Option<WarmachineCommand> {
-        Some(WarmachineCommand::RevealSeed { seed: seed_hex })
+    fn reveal_seed(seed_hex: String, next_commitment: Option<String>) -> Option<WarmachineCommand> {
+        Some(WarmachineCommand::RevealSeed { seed: seed_hex, next_commitment })
     }
 }

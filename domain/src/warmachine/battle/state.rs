@@ -11,7 +11,6 @@ use super::{
     event::{DamageDealt, WarmachineEvent},
 };
 use crate::{
-    dice::seed,
     warmachine::{
         model::{DamageCapacity, DamageGrid, MovementRestriction, System, WeaponKind},
         movement::DEFAULT_MELEE_RANGE,
@@ -304,6 +303,9 @@ pub struct WarmachineState {
     pub next_word: u64,
     /// The revealed seed.
     pub revealed_seed: Option<String>,
+    /// Fresh seeds committed at early reveals, in order (docs/DICE.md "Re-sealing").
+    #[serde(default)]
+    pub reseals: Vec<crate::dice::sealed::ResealKey>,
 }
 
 impl WarmachineState {
@@ -384,14 +386,13 @@ impl WarmachineState {
 
     /// The stream's dice cursor.
     pub fn dice_cursor(&self) -> Option<DiceCursor> {
-        let commitment = seed::parse_hex32(self.seed_commitment.as_deref()?)?;
-        Some(DiceCursor {
-            commitment,
-            contributions: self.contributions.clone(),
-            next_word: self.next_word,
-            reveal_due: self.ended() && self.revealed_seed.is_none(),
-            revealed: self.revealed_seed.as_deref().and_then(seed::parse_hex32),
-        })
+        DiceCursor::chain(
+            (self.seed_commitment.as_deref()?, self.revealed_seed.as_deref()),
+            &crate::dice::sealed::reseal_chain(&self.reseals),
+            &self.contributions,
+            self.next_word,
+            self.ended(),
+        )
     }
 
     fn model_mut(&mut self, id: &str) -> Option<&mut ModelState> {
@@ -749,7 +750,12 @@ impl WarmachineState {
                 self.ended_reason = Some(reason.clone());
                 self.activation = None;
             }
-            E::SeedRevealed { seed, .. } => self.revealed_seed = Some(seed.clone()),
+            E::SeedRevealed { seed, next_commitment, .. } => crate::dice::sealed::apply_reveal(
+                &mut self.revealed_seed,
+                &mut self.reseals,
+                seed,
+                next_commitment.as_ref(),
+            ),
             E::JudgeRolled(rolled) => self.next_word = rolled.next_word,
         }
     }

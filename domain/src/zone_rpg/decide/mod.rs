@@ -60,7 +60,9 @@ pub fn decide(
     }
     match command {
         C::ContributeEntropy { entropy } => return setup::contribute_entropy(state, entropy, ctx),
-        C::RevealSeed { seed } => return setup::reveal_seed(state, seed, ctx),
+        C::RevealSeed { seed, next_commitment } => {
+            return setup::reveal_seed(state, seed, next_commitment.as_deref(), ctx)
+        }
         C::JudgeRoll(roll) => {
             return Ok(vec![ZoneRpgEvent::JudgeRolled(state.dice.judge_roll(roll, ctx, CODE_PREFIX)?)]);
         }

@@ -220,8 +220,14 @@ pub fn contribute_entropy(state: &ZoneRpgState, entropy: &str, ctx: &Context) ->
 }
 
 /// The GM, or the service when the fight ends, publishes the seed.
-pub fn reveal_seed(state: &ZoneRpgState, seed: &str, ctx: &Context) -> Result<Vec<ZoneRpgEvent>, RuleError> {
-    Ok(vec![ZoneRpgEvent::SeedRevealed(state.dice.reveal(seed, ctx, super::CODE_PREFIX)?)])
+pub fn reveal_seed(
+    state: &ZoneRpgState,
+    seed: &str,
+    next_commitment: Option<&str>,
+    ctx: &Context,
+) -> Result<Vec<ZoneRpgEvent>, RuleError> {
+    let revealed = state.dice.reveal(seed, next_commitment, state.ended(), ctx, super::CODE_PREFIX)?;
+    Ok(vec![ZoneRpgEvent::SeedRevealed(revealed)])
 }
 
 /// The GM assigns the initiative by a die when who started the fight is unclear (seed 001

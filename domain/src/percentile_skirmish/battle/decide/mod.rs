@@ -40,8 +40,15 @@ pub fn decide(
     match command {
         C::CreateBattle { .. } => Err(refuse("already_exists", "this stream already holds a battle", SERVICE_RULES)),
         C::ContributeEntropy { entropy } => setup::contribute_entropy(state, entropy, ctx),
-        C::RevealSeed { seed } => {
-            Ok(vec![SkirmishEvent::SeedRevealed(state.dice.reveal(seed, ctx, "percentile-skirmish")?)])
+        C::RevealSeed { seed, next_commitment } => {
+            let next = next_commitment.as_deref();
+            Ok(vec![SkirmishEvent::SeedRevealed(state.dice.reveal(
+                seed,
+                next,
+                state.ended(),
+                ctx,
+                "percentile-skirmish",
+            )?)])
         }
         C::JudgeRoll(roll) => {
             Ok(vec![SkirmishEvent::JudgeRolled(state.dice.judge_roll(roll, ctx, "percentile-skirmish")?)])

@@ -125,8 +125,9 @@ pub fn decide(state: &SwiftSwordsState, command: &C, ctx: &mut Context) -> Resul
     match command {
         C::CreateBattle { .. } => Err(refuse("already_exists", "this stream already holds a battle", SERVICE_RULES)),
         C::ContributeEntropy { entropy } => setup::contribute_entropy(state, entropy, ctx),
-        C::RevealSeed { seed } => {
-            Ok(vec![SwiftSwordsEvent::SeedRevealed(state.dice.reveal(seed, ctx, "swift-swords")?)])
+        C::RevealSeed { seed, next_commitment } => {
+            let revealed = state.dice.reveal(seed, next_commitment.as_deref(), state.ended(), ctx, "swift-swords")?;
+            Ok(vec![SwiftSwordsEvent::SeedRevealed(revealed)])
         }
         C::JudgeRoll(roll) => {
             Ok(vec![SwiftSwordsEvent::JudgeRolled(state.dice.judge_roll(roll, ctx, "swift-swords")?)])

@@ -35,9 +35,10 @@ pub fn decide(
     match command {
         C::CreateBattle { .. } => Err(refuse("already_exists", "this stream already holds a battle", SERVICE_RULES)),
         C::ContributeEntropy { entropy } => setup::contribute_entropy(state, entropy, ctx),
-        C::RevealSeed { seed } => setup::reveal_seed(state, seed, ctx),
+        C::RevealSeed { seed, next_commitment } => setup::reveal_seed(state, seed, next_commitment.as_deref(), ctx),
         C::JudgeRoll(roll) => {
-            Ok(vec![WarmachineEvent::JudgeRolled(roll.roll(ctx, "warmachine", state.revealed_seed.is_some())?)])
+            let revealed = crate::dice::sealed::key_revealed(state.revealed_seed.as_ref(), &state.reseals);
+            Ok(vec![WarmachineEvent::JudgeRolled(roll.roll(ctx, "warmachine", revealed)?)])
         }
         C::EndBattle { winner, reason } => setup::end_battle(state, winner.as_deref(), reason, ctx),
         C::SetCondition { model, condition, active, expires_at_start_of, reason } => {

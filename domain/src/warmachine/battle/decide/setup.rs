@@ -4,7 +4,6 @@ use std::collections::BTreeSet;
 
 use super::{forbid, refuse, require_judge, SERVICE_RULES};
 use crate::{
-    dice::seed,
     warmachine::{
         battle::{
             command::{ModelSpec, PlayerSpec},
@@ -278,25 +277,32 @@ pub fn contribute_entropy(
     Ok(vec![WarmachineEvent::EntropyContributed { entropy: entropy.to_string(), by: ctx.actor.id.clone() }])
 }
 
-/// Publish the server seed: it must match the commitment.
-pub fn reveal_seed(state: &WarmachineState, seed_hex: &str, ctx: &Context) -> Result<Vec<WarmachineEvent>, RuleError> {
+/// Publish the seed in force: it must match its commitment; before the end a fresh sealed seed
+/// takes over (docs/DICE.md "Re-sealing").
+pub fn reveal_seed(
+    state: &WarmachineState,
+    seed_hex: &str,
+    next_commitment: Option<&str>,
+    ctx: &Context,
+) -> Result<Vec<WarmachineEvent>, RuleError> {
     if !matches!(ctx.actor.role, Role::Judge | Role::Admin | Role::System) {
         return Err(forbid("judge_only", "only a judge or the service may reveal the seed"));
     }
-    if state.revealed_seed.is_some() {
-        return Err(refuse("seed_already_revealed", "the seed has already been revealed", SERVICE_RULES));
-    }
-    let seed = is_hex_digest(seed_hex)
-        .then(|| seed::parse_hex32(seed_hex))
-        .flatten()
-        .ok_or_else(|| refuse("seed_malformed", "a seed is 64 hexadecimal digits", SERVICE_RULES))?;
-    let committed = state.seed_commitment.as_deref().and_then(seed::parse_hex32);
-    if committed != Some(seed::commitment(&seed)) {
-        return Err(refuse("seed_mismatch", "this seed does not match the published commitment", SERVICE_RULES));
-    }
+    let revealed = crate::dice::sealed::reveal_in_force(
+        state.seed_commitment.as_deref(),
+        state.revealed_seed.as_ref(),
+        &state.reseals,
+        &state.contributions,
+        seed_hex,
+        next_commitment,
+        state.ended(),
+        ctx,
+        "warmachine",
+    )?;
     Ok(vec![WarmachineEvent::SeedRevealed {
-        seed: hex::encode(seed),
-        effective_seed: hex::encode(seed::effective_seed(&seed, &ctx.stream, &state.contributions)),
+        seed: revealed.seed,
+        effective_seed: revealed.effective_seed,
+        next_commitment: revealed.next_commitment,
     }])
 }
 
