@@ -6,6 +6,7 @@
 //! with discriminators; no constructs they cannot read). `herald openapi` prints it;
 //! `openapi/openapi.json` is the committed copy, and a test fails when the two differ.
 
+mod hidden;
 mod limits;
 mod normalize;
 mod registry;
