@@ -84,9 +84,7 @@ fn widen(document: &mut Value, pointer: &str, segments: &[&str]) -> bool {
         return true;
     };
     if let Some(reference) = node.get("$ref").and_then(Value::as_str) {
-        return reference
-            .strip_prefix('#')
-            .is_some_and(|target| widen(document, &target.replace("~1", "/"), segments));
+        return reference.strip_prefix('#').is_some_and(|target| widen(document, &target.replace("~1", "/"), segments));
     }
     let mut found = false;
     for key in ["allOf", "anyOf", "oneOf"] {
