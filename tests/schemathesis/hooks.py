@@ -11,9 +11,15 @@
 
 import json
 import os
+import sys
 
 import schemathesis
 from hypothesis import strategies as st
+
+# Hypothesis describes its strategies by parsing their source with `ast`, deep in the stack for
+# the deeply nested set-up schemas; near the default limit of 1000 CPython 3.11 fails that
+# parse now and then ("SystemError: AST constructor recursion depth mismatch").
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
 
 with open(os.environ["HERALD_FIXTURES"]) as fixtures_file:
     FIXTURES = json.load(fixtures_file)
