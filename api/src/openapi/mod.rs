@@ -9,6 +9,7 @@
 mod hidden;
 mod limits;
 mod normalize;
+mod parameters;
 mod registry;
 mod responses;
 

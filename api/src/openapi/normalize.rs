@@ -32,6 +32,7 @@ pub fn for_generators(document: &mut Value) {
         tracing::warn!(?missing, "hidden fields that name no property of the document");
     }
     super::responses::shared_statuses(document);
+    super::parameters::shared_parameters(document);
     super::limits::request_text_limits(document);
 }
 
