@@ -70,7 +70,15 @@ impl EventView {
                 }
                 data
             }
-            None => event.data.to_value(),
+            // The service's own events (`auth.TokenIssued`, rules `herald@1`) are stored untagged;
+            // they are served tagged like every other payload, as the OpenAPI union says.
+            None => {
+                let mut data = event.data.to_value();
+                if let Some(object) = data.as_object_mut() {
+                    object.entry("type").or_insert_with(|| event.event_type.clone().into());
+                }
+                data
+            }
         };
         Self {
             id: event.id,

@@ -7,8 +7,10 @@
 //! `openapi/openapi.json` is the committed copy, and a test fails when the two differ.
 
 mod conventions;
+mod hidden;
 mod limits;
 mod normalize;
+mod parameters;
 mod registry;
 mod responses;
 

@@ -27,7 +27,12 @@ pub fn for_generators(document: &mut Value) {
     flatten_event_data(document);
     drop_structured_defaults(document);
     binary_bodies(document);
+    let missing = super::hidden::hidden_fields(document);
+    if !missing.is_empty() {
+        tracing::warn!(?missing, "hidden fields that name no property of the document");
+    }
     super::responses::shared_statuses(document);
+    super::parameters::shared_parameters(document);
     super::conventions::http_conventions(document);
     super::limits::request_text_limits(document);
 }

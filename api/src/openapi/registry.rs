@@ -36,7 +36,8 @@ pub fn describe_rulesets(document: &mut Value) {
             }
         }
         let create = create_name(ruleset);
-        document["components"]["schemas"][&create] = create_schema(ruleset, &schemas.setup.name);
+        let setup = document["components"]["schemas"][&schemas.setup.name].clone();
+        document["components"]["schemas"][&create] = create_schema(ruleset, &schemas.setup.name, &setup);
         creates.push((ruleset.kind(), ruleset.id().to_string(), create));
         events.push(schemas.event.name.clone());
         if ruleset.kind() == StreamKind::Battle {
@@ -59,30 +60,89 @@ pub fn describe_rulesets(document: &mut Value) {
         // The view's `ruleset` is what tells a client which view it holds.
         document["components"]["schemas"][view]["properties"]["ruleset"] = json!({"type": "string", "enum": [id]});
     }
-    // Every event payload is one of the registered rulesets' events; `normalize` flattens these
-    // unions into one, discriminated by `type`.
+    // The service's own events, on the admins' `tokens` stream.
+    add_auth_events(document);
+    events.push("AuthEvent".into());
+    // Every event payload is one of the registered rulesets' events or the service's own;
+    // `normalize` flattens these unions into one, discriminated by `type`.
     document["components"]["schemas"]["EventView"]["properties"]["data"] =
         json!({"oneOf": events.iter().map(|name| reference(name)).collect::<Vec<_>>()});
     remove_placeholders(document);
 }
 
+/// `auth.TokenIssued` (the token's record) and `auth.TokenRevoked`, as `AuthEvent`: a union
+/// discriminated by `type` like every ruleset's events.
+fn add_auth_events(document: &mut Value) {
+    let tag = |name: &str| json!({"type": "string", "enum": [name], "description": "The event's type."});
+    let mut issued = document["components"]["schemas"]["TokenRecord"].clone();
+    if issued.get("properties").is_none() {
+        issued = json!({"type": "object", "properties": {}});
+    }
+    issued["title"] = json!("AuthTokenIssued");
+    issued["description"] = json!("A token was issued (without its secret): its record.");
+    issued["properties"]["type"] = tag("auth.TokenIssued");
+    match issued.get_mut("required").and_then(Value::as_array_mut) {
+        Some(required) => required.insert(0, json!("type")),
+        None => issued["required"] = json!(["type"]),
+    }
+    let revoked = json!({
+        "title": "AuthTokenRevoked",
+        "type": "object",
+        "description": "An admin revoked a token.",
+        "required": ["type", "id", "revoked_at"],
+        "properties": {
+            "type": tag("auth.TokenRevoked"),
+            "id": {"type": "string", "description": "The revoked token's id."},
+            "revoked_at": {"type": "string", "format": "date-time", "description": "When."}
+        }
+    });
+    let schemas = &mut document["components"]["schemas"];
+    schemas["AuthTokenIssued"] = issued;
+    schemas["AuthTokenRevoked"] = revoked;
+    schemas["AuthEvent"] = json!({
+        "description": "The service's own events (rules `herald@1`), on the `tokens` stream only admins read.",
+        "oneOf": [reference("AuthTokenIssued"), reference("AuthTokenRevoked")],
+        "discriminator": {"propertyName": "type", "mapping": {
+            "auth.TokenIssued": "#/components/schemas/AuthTokenIssued",
+            "auth.TokenRevoked": "#/components/schemas/AuthTokenRevoked"
+        }}
+    });
+}
+
 /// A create request of `ruleset`: its set-up, plus the `ruleset` that picks it and the `seed`.
-fn create_schema(ruleset: &dyn AnyRuleset, setup: &str) -> Value {
+///
+/// A set-up that is a plain object is copied with the two fields added, so that its
+/// `additionalProperties: false` still holds and still admits them (an `allOf` of the set-up
+/// and an object of the two would admit no body at all: each part refuses the other's fields).
+fn create_schema(ruleset: &dyn AnyRuleset, setup_name: &str, setup: &Value) -> Value {
     let kind = ruleset.kind().prefix();
+    let title = create_name(ruleset);
+    let description = format!("Open a {} {kind} ({}; {}).", ruleset.id(), ruleset.source(), ruleset.docs());
+    let ruleset_field =
+        json!({"type": "string", "enum": [ruleset.id()], "description": "Which rules the stream is played by."});
+    let seed_field = json!({"type": ["string", "null"], "pattern": "^[0-9a-fA-F]{64}$",
+        "description": "A server seed (64 hex digits) for tests and tournaments that want it public later; drawn from the OS when absent. Sealed until revealed either way."});
+    if setup.get("type") == Some(&json!("object")) && setup.get("properties").is_some_and(Value::is_object) {
+        let mut schema = setup.clone();
+        schema["title"] = json!(title);
+        schema["description"] = json!(description);
+        schema["properties"]["ruleset"] = ruleset_field;
+        schema["properties"]["seed"] = seed_field;
+        match schema.get_mut("required").and_then(Value::as_array_mut) {
+            Some(required) => required.insert(0, json!("ruleset")),
+            None => schema["required"] = json!(["ruleset"]),
+        }
+        if let Some(example) = schema.get_mut("example").and_then(Value::as_object_mut) {
+            example.insert("ruleset".into(), json!(ruleset.id()));
+        }
+        return schema;
+    }
     json!({
-        "title": create_name(ruleset),
-        "description": format!("Open a {} {kind} ({}; {}).", ruleset.id(), ruleset.source(), ruleset.docs()),
+        "title": title,
+        "description": description,
         "allOf": [
-            reference(setup),
-            {
-                "type": "object",
-                "required": ["ruleset"],
-                "properties": {
-                    "ruleset": {"type": "string", "enum": [ruleset.id()], "description": "Which rules the stream is played by."},
-                    "seed": {"type": ["string", "null"], "pattern": "^[0-9a-fA-F]{64}$",
-                             "description": "A server seed (64 hex digits) for tests and tournaments that want it public later; drawn from the OS when absent. Sealed until revealed either way."}
-                }
-            }
+            reference(setup_name),
+            {"type": "object", "required": ["ruleset"], "properties": {"ruleset": ruleset_field, "seed": seed_field}}
         ]
     })
 }

@@ -4,7 +4,9 @@
 //! the same way everywhere are added here, so that no route can forget one (issue 15: "every
 //! status a route can return is in the spec"): an id or other path parameter that is malformed
 //! (400) or names nothing (404), a query or body that does not parse (400), a missing or unknown
-//! bearer token on a route that needs one (401). A route's own wording is kept where it has one.
+//! bearer token on a route that needs one (401), an `Idempotency-Key` reused for another request
+//! (409), an `If-Match` that is not the stream's version (412). A route's own wording is kept
+//! where it has one.
 
 use serde_json::{json, Value};
 
@@ -33,6 +35,7 @@ fn shared_for(operation: &Value) -> Vec<(&'static str, &'static str)> {
     let in_path = parameters.iter().any(|p| p["in"] == "path");
     let in_query = parameters.iter().any(|p| p["in"] == "query");
     let body = operation.get("requestBody").is_some();
+    let header = |name: &str| parameters.iter().any(|p| p["in"] == "header" && p["name"] == name);
     let token_required = operation
         .get("security")
         .and_then(Value::as_array)
@@ -46,6 +49,12 @@ fn shared_for(operation: &Value) -> Vec<(&'static str, &'static str)> {
     }
     if in_path {
         statuses.push(("404", "nothing with that id"));
+    }
+    if header("Idempotency-Key") {
+        statuses.push(("409", "this Idempotency-Key was already used for another stream or a different request"));
+    }
+    if header("If-Match") {
+        statuses.push(("412", "If-Match is not the stream's current version"));
     }
     statuses
 }

@@ -152,6 +152,7 @@ pub async fn submit_strategy(
         (status = 200, description = "the strategy", body = StrategyView),
         (status = 403, description = "sealed from you until the battle is resolved", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no battle, or no strategy yet", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "a battle of another ruleset (`battle.wrong_ruleset`)", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/battles/{battle_id}/strategies/{side}")]
 pub async fn get_strategy(

@@ -28,6 +28,7 @@ pub struct EventQuery {
     /// First position (`$all`) or version (a stream) to read; default 0 (or the end, backwards).
     pub from: Option<u64>,
     /// Page size, 1–1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
     /// `forwards` (default) or `backwards` (streams only).
     pub direction: Option<String>,

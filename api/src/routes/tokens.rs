@@ -132,7 +132,7 @@ fn audit(
 pub async fn create_token(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
-    body: web::Json<CreateTokenRequest>,
+    body: crate::problem::Json<CreateTokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     require_host_admin(&req, &actor)?;
     let body = body.into_inner();
@@ -201,6 +201,7 @@ const MAX_PAGE: usize = 1000;
         (status = 400, description = "a limit outside 1–1000, or an unknown parameter", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not an admin of the whole host", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`after` names no token", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[get("/tokens")]

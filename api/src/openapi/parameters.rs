@@ -1,0 +1,54 @@
+//! What the server checks of the parameters every route shares, written into the document, so
+//! that nothing it allows is refused as malformed (issue 15): a battle or campaign id in a path
+//! is a UUID or its stream name (`routes/ids.rs`), `If-Match` a stream version, bare or quoted,
+//! `Idempotency-Key` 1 to 200 characters (`routes::command_meta`).
+
+use serde_json::{json, Value};
+
+const UUID: &str = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+/// Add the shared parameters' constraints to every operation of `document`.
+pub fn shared_parameters(document: &mut Value) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else { return };
+    for item in paths.values_mut().filter_map(Value::as_object_mut) {
+        for operation in item.values_mut() {
+            let Some(parameters) = operation.get_mut("parameters").and_then(Value::as_array_mut) else { continue };
+            for parameter in parameters {
+                let (place, name) = (parameter["in"].as_str().unwrap_or(""), parameter["name"].as_str().unwrap_or(""));
+                let constraint = match (place, name) {
+                    ("path", "battle_id") => json!({"pattern": format!("^(battle-)?{UUID}$")}),
+                    ("path", "campaign_id") => json!({"pattern": format!("^(campaign-)?{UUID}$")}),
+                    ("header", "If-Match") => json!({"pattern": "^(\\*|(W/)?\"?[0-9]{1,19}\"?)$"}),
+                    ("header", "Idempotency-Key") => json!({"minLength": 1, "maxLength": 200}),
+                    _ => continue,
+                };
+                let Some(schema) = parameter.get_mut("schema").and_then(Value::as_object_mut) else { continue };
+                for (key, value) in constraint.as_object().into_iter().flatten() {
+                    schema.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_id_in_a_path_has_its_pattern() {
+        let document = crate::openapi::spec_value();
+        let mut seen = 0;
+        for item in document["paths"].as_object().into_iter().flatten().map(|(_, item)| item) {
+            for operation in item.as_object().into_iter().flatten().map(|(_, operation)| operation) {
+                for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                    if parameter["in"] == "path"
+                        && matches!(parameter["name"].as_str(), Some("battle_id" | "campaign_id"))
+                    {
+                        assert!(parameter["schema"]["pattern"].is_string(), "{parameter:#}");
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen > 40, "{seen} ids in paths");
+    }
+}
