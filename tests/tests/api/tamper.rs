@@ -4,6 +4,7 @@
 use herald_store::codec::{decode_event, encode_event, EVENTS_TREE};
 use herald_tests::{spawn_app, spawn_app_in};
 use serde_json::{json, Value};
+use sha2::Digest;
 
 use crate::support::*;
 
@@ -100,12 +101,21 @@ async fn a_battle_with_a_sealed_seed_is_verified_by_judges_only() {
     let view = app.request("GET", &battle.path(), None, None).await;
     assert_eq!(view.body["seed"], Value::Null);
 
-    // A judge may reveal early; then anyone may verify, and the seed cannot be revealed twice.
+    // A judge may reveal early; then anyone may verify. The early reveal seals a fresh seed for
+    // the dice to come (docs/DICE.md "Re-sealing"), so a second early reveal publishes that one
+    // and seals yet another: never the same seed twice.
     let early = app.request("POST", &battle.at("/reveal"), Some(&cast.judge), None).await;
     assert_eq!(early.status, 200, "{:#}", early.body);
-    assert_eq!(events_of(&early)[0]["type"], "coalition.SeedRevealed");
+    let first = &events_of(&early)[0];
+    assert_eq!(first["type"], "coalition.SeedRevealed");
+    let fresh = first["data"]["next_commitment"].as_str().expect("an early reveal re-seals").to_string();
     let twice = app.request("POST", &battle.at("/reveal"), Some(&cast.judge), None).await;
-    assert_problem(&twice, 422, "coalition.battle.seed_already_revealed");
+    assert_eq!(twice.status, 200, "{:#}", twice.body);
+    let second = &events_of(&twice)[0]["data"];
+    assert_ne!(second["seed"], first["data"]["seed"], "the second reveal publishes the fresh seed");
+    let digest = sha2::Sha256::digest(hex::decode(second["seed"].as_str().unwrap_or_default()).unwrap_or_default());
+    assert_eq!(hex::encode(digest), fresh, "the fresh seed matches the commitment the first reveal published");
+    assert_ne!(second["next_commitment"], Value::Null, "and seals another");
     let public = app.request("GET", &battle.at("/verify"), Some(&cast.observer), None).await;
     assert_eq!(public.body["verified"], true, "{:#}", public.body);
     assert_eq!(public.body["seed"], "revealed");
