@@ -10,6 +10,7 @@
 #![recursion_limit = "256"]
 
 pub mod actor;
+pub mod caps;
 pub mod coalition;
 pub mod decider;
 pub mod dice;

@@ -10,6 +10,7 @@
 
 pub mod battle;
 pub mod headings;
+pub mod limits;
 pub mod mini;
 pub mod picture;
 pub mod redact;

@@ -71,6 +71,8 @@ impl Ruleset for PercentileSkirmish {
     const CODE_PREFIX: &'static str = "percentile-skirmish";
     const PICTURE: Option<&'static str> = Some("table.svg");
 
+    const CAPS: &'static [crate::caps::Cap] = crate::percentile_skirmish::limits::CAPS;
+
     type Setup = SkirmishSetup;
     type View = SkirmishView;
 

@@ -222,8 +222,10 @@ pub trait AnyRuleset: Send + Sync {
     fn picture(&self, stream: &str, version: u64, state: &dyn AnyState, viewer: &Viewer) -> Option<String>;
     /// How a tactical battle ended.
     fn outcome(&self, state: &dyn AnyState) -> Option<TacticalOutcome>;
-    /// Its schemas for the OpenAPI document.
+    /// Its schemas for the OpenAPI document (with its caps as `maxItems`).
     fn schemas(&self) -> RulesetSchemas;
+    /// Its caps on how many things a command may hold.
+    fn caps(&self) -> &'static [crate::caps::Cap];
 }
 
 /// A [`Ruleset`] behind the [`AnyRuleset`] face. `Registered::<CoalitionBattle>::NEW` is what the
@@ -323,6 +325,7 @@ where
 
     fn decide(&self, state: &dyn AnyState, command: &Value, ctx: &mut Context) -> Result<Vec<Value>, Refusal> {
         let state = typed::<R>(state).ok_or_else(|| Refusal::Malformed(format!("not a {} stream", R::ID)))?;
+        crate::caps::check(R::CAPS, R::CODE_PREFIX, command)?;
         let command: R::Command =
             decode(command).map_err(|error| Refusal::Malformed(format!("not a {} command: {error}", R::ID)))?;
         let events = R::decide(state, &command, ctx)?;
@@ -399,6 +402,33 @@ where
     }
 
     fn schemas(&self) -> RulesetSchemas {
-        R::schemas()
+        let mut schemas = R::schemas();
+        let before: Vec<(String, Value)> =
+            schemas.setup.components.iter().chain(&schemas.command.components).cloned().collect();
+        crate::caps::annotate_setup(&mut schemas.setup, R::CAPS);
+        crate::caps::annotate_commands(&mut schemas.command, R::CAPS);
+        // A component the caps edited is the same component wherever another part (an event, the
+        // view) refers to it: one schema per name in the document.
+        let edited: Vec<(String, Value)> = schemas
+            .setup
+            .components
+            .iter()
+            .chain(&schemas.command.components)
+            .filter(|(name, _)| *name != schemas.setup.name && *name != schemas.command.name)
+            .filter(|edited| !before.contains(edited))
+            .cloned()
+            .collect();
+        for part in [&mut schemas.setup, &mut schemas.command, &mut schemas.event, &mut schemas.view] {
+            for (name, schema) in part.components.iter_mut() {
+                if let Some((_, annotated)) = edited.iter().find(|(edited, _)| edited == name) {
+                    *schema = annotated.clone();
+                }
+            }
+        }
+        schemas
+    }
+
+    fn caps(&self) -> &'static [crate::caps::Cap] {
+        R::CAPS
     }
 }

@@ -148,6 +148,10 @@ pub trait Ruleset: Decider<Command: ToSchema, Event: ToSchema> + Sized + 'static
     /// filled in by the service (creating the stream, revealing the seed).
     const SERVICE_COMMANDS: &'static [&'static str] = &["create_battle", "reveal_seed"];
 
+    /// How many things a command may hold (models, zones, slots, waypoints): its service caps,
+    /// checked before [`Decider::decide`] and shown in the OpenAPI document as `maxItems`.
+    const CAPS: &'static [crate::caps::Cap] = &[];
+
     /// What it takes to set a stream up (the body of the create request, without `ruleset` and
     /// `seed`, which the service handles).
     type Setup: DeserializeOwned + ToSchema;

@@ -19,6 +19,7 @@ pub mod flight;
 pub mod formation;
 pub mod healing;
 pub mod injury;
+pub mod limits;
 pub mod options;
 pub mod picture;
 pub mod ranks;

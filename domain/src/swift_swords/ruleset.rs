@@ -62,6 +62,8 @@ impl Ruleset for SwiftSwords {
     const CODE_PREFIX: &'static str = "swift-swords";
     const PICTURE: Option<&'static str> = Some("zones.svg");
 
+    const CAPS: &'static [crate::caps::Cap] = crate::swift_swords::limits::CAPS;
+
     type Setup = SwiftSwordsSetup;
     type View = SwiftSwordsView;
 

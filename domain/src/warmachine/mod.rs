@@ -3,6 +3,7 @@
 
 pub mod battle;
 pub mod displacement;
+pub mod limits;
 pub mod model;
 pub mod movement;
 pub mod picture;

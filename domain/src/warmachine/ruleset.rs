@@ -55,6 +55,8 @@ impl Ruleset for Warmachine {
     const CODE_PREFIX: &'static str = "warmachine";
     const PICTURE: Option<&'static str> = Some("table.svg");
 
+    const CAPS: &'static [crate::caps::Cap] = crate::warmachine::limits::CAPS;
+
     type Setup = WarmachineSetup;
     type View = WarmachineView;
 

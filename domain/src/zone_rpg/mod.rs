@@ -13,6 +13,7 @@ pub mod command;
 pub mod decide;
 pub mod die;
 pub mod event;
+pub mod limits;
 pub mod map;
 pub mod options;
 pub mod outcome;

@@ -63,6 +63,8 @@ impl Ruleset for ZoneRpg {
     const CODE_PREFIX: &'static str = "zone-rpg";
     const PICTURE: Option<&'static str> = Some("zones.svg");
 
+    const CAPS: &'static [crate::caps::Cap] = crate::zone_rpg::limits::CAPS;
+
     type Setup = ZoneRpgSetup;
     type View = ZoneRpgView;
 

@@ -350,3 +350,34 @@ async fn a_coalition_battle_fought_out_as_a_warmachine_battle_takes_its_result()
     let reply = app.request("POST", &path, Some(&cast.judge), Some(apply(json!({"a": "red", "b": "blue"})))).await;
     assert_eq!(reply.status, 422, "{:#}", reply.body);
 }
+
+/// Issue 15 item 4: a set-up past a cap is a 422 problem naming the limit, nothing is written,
+/// and the spec shows the cap as `maxItems`.
+#[tokio::test]
+async fn a_set_up_with_more_models_than_the_cap_is_refused_naming_the_limit() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let mut body = battle();
+    let models: Vec<Value> = (0..201)
+        .map(|i| {
+            trooper(
+                &format!("grunt-{i}"),
+                "red",
+                "grunts",
+                1.0 + f64::from(i % 20) * 2.0,
+                1.0 + f64::from(i / 20) * 2.0,
+            )
+        })
+        .collect();
+    body["models"] = Value::Array(models);
+    let refused = app.request("POST", "/v1/battles", Some(&cast.judge), Some(body)).await;
+    assert_problem(&refused, 422, "warmachine.model_count");
+    assert_eq!(refused.body["rule"], json!("herald: docs/API.md \"Limits\""), "{:#}", refused.body);
+    let detail = refused.body["detail"].as_str().unwrap_or_default();
+    assert!(detail.starts_with("models holds 201 models; at most 200 models"), "{detail}");
+    let listed = app.request("GET", "/v1/battles", None, None).await;
+    assert_eq!(listed.body.as_array().map(Vec::len), Some(0), "nothing was written: {:#}", listed.body);
+    let spec = app.request("GET", "/openapi.json", None, None).await;
+    assert_eq!(spec.body.pointer("/components/schemas/WarmachineSetup/properties/models/maxItems"), Some(&json!(200)));
+    app.stop().await;
+}

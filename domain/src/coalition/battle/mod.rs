@@ -15,6 +15,7 @@ pub mod decide;
 pub mod event;
 pub mod joint;
 pub mod judging;
+pub mod limits;
 pub mod options;
 pub mod redact;
 pub mod resolve;

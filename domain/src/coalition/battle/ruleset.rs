@@ -65,6 +65,8 @@ impl Ruleset for CoalitionBattle {
     /// service (seed 003 §5.4.1).
     const SERVICE_COMMANDS: &'static [&'static str] = &["create_battle", "reveal_seed", "apply_sanction"];
 
+    const CAPS: &'static [crate::caps::Cap] = crate::coalition::battle::limits::CAPS;
+
     type Setup = CoalitionBattleSetup;
     type View = BattleView;
 

@@ -118,7 +118,21 @@ pub fn decide(
         C::EditRaiderOrder { army, order } => {
             one(CampaignEvent::RaiderOrderEdited(super::mercenaries::edit::edit(state, ctx, army, order)?))
         }
-        C::AddPlayer { player } => one(CampaignEvent::PlayerJoined(super::newcomers::join(state, ctx, player)?)),
+        C::AddPlayer { player } => {
+            use super::limits::MAX_PLAYERS;
+            if state.players.len() >= MAX_PLAYERS {
+                return Err(refuse(
+                    "too_many_players",
+                    format!(
+                        "the round has {} players; at most {MAX_PLAYERS} players are allowed (a service limit, \
+                         generous past any real table)",
+                        state.players.len()
+                    ),
+                    crate::caps::CAPS_RULE,
+                ));
+            }
+            one(CampaignEvent::PlayerJoined(super::newcomers::join(state, ctx, player)?))
+        }
         C::OfferCustomisation { player, army } => {
             one(CampaignEvent::CustomisationOffered(super::newcomers::offer(state, ctx, player, army)?))
         }

@@ -16,6 +16,7 @@ pub mod decide;
 pub mod event;
 mod evolve;
 pub mod judges;
+pub mod limits;
 pub mod mercenaries;
 pub mod newcomers;
 pub mod posting;

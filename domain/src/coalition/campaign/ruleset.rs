@@ -54,6 +54,8 @@ impl Ruleset for CoalitionCampaign {
     const PICTURE: Option<&'static str> = Some("map.svg");
     const SERVICE_COMMANDS: &'static [&'static str] = &["create_campaign", "adjudicate_turn", "reveal_turn_seed"];
 
+    const CAPS: &'static [crate::caps::Cap] = crate::coalition::campaign::limits::CAPS;
+
     type Setup = CampaignSetup;
     type View = CampaignView;
 

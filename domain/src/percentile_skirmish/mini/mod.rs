@@ -14,6 +14,7 @@ pub use resistance::{resistance_cost, Element, Resistance};
 pub use weapon::{Weapon, WeaponKind};
 
 use super::{headings, spells::Spell, table::Point, SERVICE_RULES};
+use crate::percentile_skirmish::limits::{MAX_GEAR, MAX_SPELLS};
 use crate::RuleError;
 
 /// The highest level the service accepts (a service limit; chances are clamped to 0–100 anyway).
@@ -139,8 +140,10 @@ impl MiniProfile {
         if self.attacks > MAX_ATTACKS || self.spell_attacks > MAX_ATTACKS {
             return bad(format!("{what} has at most {MAX_ATTACKS} attacks and spell attacks a turn"));
         }
-        if self.armour.len() > 20 || self.weapons.len() > 20 || self.spells.len() > 15 {
-            return bad(format!("{what} carries at most 20 pieces of armour and 20 weapons"));
+        if self.armour.len() > MAX_GEAR || self.weapons.len() > MAX_GEAR || self.spells.len() > MAX_SPELLS {
+            return bad(format!(
+                "{what} carries at most {MAX_GEAR} pieces of armour and {MAX_GEAR} weapons, and knows at most {MAX_SPELLS} spells"
+            ));
         }
         for piece in &self.armour {
             if piece.name.trim().is_empty() || piece.name.chars().count() > 100 || piece.protection > MAX_POINTS {

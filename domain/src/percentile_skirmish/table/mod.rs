@@ -16,8 +16,7 @@ use crate::RuleError;
 
 /// The largest table side the service accepts, in inches (a service limit: 20 feet).
 pub const MAX_TABLE_INCHES: f64 = 240.0;
-/// The most terrain features on one table (a service limit).
-pub const MAX_TERRAIN: usize = 100;
+pub use crate::percentile_skirmish::limits::MAX_TERRAIN;
 
 /// The table: its size in inches and its roads and water. Herald's default is 48″ × 48″ with
 /// no terrain.

@@ -16,18 +16,9 @@ use crate::{
     Context, RuleError,
 };
 
-/// The most zones a fight may have (a service limit).
-pub const MAX_ZONES: usize = 100;
-/// The most borders (a service limit).
-pub const MAX_BORDERS: usize = 500;
-/// The most characters (a service limit).
-pub const MAX_CHARACTERS: usize = 200;
-/// The most factions (a service limit).
-pub const MAX_FACTIONS: usize = 20;
+pub use crate::zone_rpg::limits::{MAX_BORDERS, MAX_CHARACTERS, MAX_FACTIONS, MAX_WEAPONS, MAX_ZONES};
 /// The longest id or name, in characters (a service limit).
 pub const MAX_NAME: usize = 100;
-/// The most weapons a character may list (a service limit).
-pub const MAX_WEAPONS: usize = 20;
 /// The highest health, speed or border length (a service limit).
 pub const MAX_NUMBER: u32 = 1000;
 

@@ -19,8 +19,7 @@ use crate::{
     Context, RuleError,
 };
 
-/// The most waypoints in one move (a service limit).
-pub const MAX_WAYPOINTS: usize = 50;
+pub use crate::percentile_skirmish::limits::MAX_WAYPOINTS;
 
 /// A mini under fear must run before it does anything else (seed 002 "Fear": "Mini affected
 /// runs in opposite direction of the caster").

@@ -19,8 +19,7 @@ use crate::{
     Context, RuleError,
 };
 
-/// The most minis a battle may hold (a service limit).
-pub const MAX_MINIS: usize = 200;
+pub use crate::percentile_skirmish::limits::{MAX_MINIS, MAX_PARTICIPANTS};
 /// The longest id or name, in characters (a service limit).
 pub const MAX_NAME: usize = 100;
 
@@ -100,8 +99,12 @@ fn check_name(kind: &str, name: &str) -> Result<(), RuleError> {
 }
 
 fn check_participants(participants: &[ParticipantSpec]) -> Result<(), RuleError> {
-    if participants.len() < 2 || participants.len() > 20 {
-        return Err(refuse("participants", "a battle needs 2 to 20 participants", headings::TURN));
+    if participants.len() < 2 || participants.len() > MAX_PARTICIPANTS {
+        return Err(refuse(
+            "participants",
+            format!("a battle needs 2 to {MAX_PARTICIPANTS} participants"),
+            headings::TURN,
+        ));
     }
     let mut names = BTreeSet::new();
     for participant in participants {

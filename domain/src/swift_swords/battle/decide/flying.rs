@@ -37,7 +37,7 @@ pub fn fly(
             heading("Flying"),
         ));
     }
-    if steps.len() > 64 {
+    if steps.len() > crate::swift_swords::limits::MAX_STEPS {
         return Err(refuse("flight_too_long", "at most 64 steps in one flight", heading("Flying")));
     }
     let asked = flight::Flight { steps, dive, circle, dive_adds_to_speed: work.state.options.dive_adds_to_speed };
@@ -109,7 +109,7 @@ pub fn drive(
             ));
         }
     }
-    if steps.len() > 64 {
+    if steps.len() > crate::swift_swords::limits::MAX_STEPS {
         return Err(refuse("drive_too_long", "at most 64 steps in one drive", rule));
     }
     let turns: u32 = {

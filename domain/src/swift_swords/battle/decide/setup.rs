@@ -16,10 +16,7 @@ use crate::{
     Context, RuleError,
 };
 
-/// The most zones (a service limit).
-pub const MAX_ZONES: usize = 400;
-/// The most figures (a service limit).
-pub const MAX_FIGURES: usize = 200;
+pub use crate::swift_swords::limits::{MAX_FIGURES, MAX_SIDES, MAX_ZONES};
 /// The longest id or name, in characters (a service limit).
 pub const MAX_NAME: usize = 100;
 /// The most dice any one roll of a profile may name (a service limit).
@@ -181,8 +178,8 @@ fn check_map(map: &ZoneMap) -> Result<(), RuleError> {
 }
 
 fn check_sides(sides: &[SideSpec]) -> Result<(), RuleError> {
-    if sides.len() < 2 || sides.len() > 20 {
-        return Err(refuse("sides", "an encounter needs 2 to 20 sides", heading("Combat")));
+    if sides.len() < 2 || sides.len() > MAX_SIDES {
+        return Err(refuse("sides", format!("an encounter needs 2 to {MAX_SIDES} sides"), heading("Combat")));
     }
     let mut names = BTreeSet::new();
     for side in sides {

@@ -16,14 +16,11 @@ use crate::{
     Context, Role, RuleError,
 };
 
-/// The most models a battle may hold (a service limit).
-pub const MAX_MODELS: usize = 200;
+pub use crate::warmachine::limits::{MAX_MODELS, MAX_TERRAIN};
 /// The longest id or name, in characters (a service limit).
 pub const MAX_NAME: usize = 100;
 /// The longest entropy contribution, in characters.
 pub const MAX_ENTROPY_CHARS: usize = 1024;
-/// The most terrain features (a service limit).
-pub const MAX_TERRAIN: usize = 200;
 
 /// The highest a model may stand, in inches (a service limit).
 pub const MAX_ELEVATION: f64 = 100.0;
