@@ -118,7 +118,8 @@ async fn a_battle_with_a_sealed_seed_is_verified_by_judges_only() {
     assert_ne!(second["next_commitment"], Value::Null, "and seals another");
     let public = app.request("GET", &battle.at("/verify"), Some(&cast.observer), None).await;
     assert_eq!(public.body["verified"], true, "{:#}", public.body);
-    assert_eq!(public.body["seed"], "revealed");
+    // Two keys revealed, the third still sealed (no die drawn from it yet): "partial".
+    assert_eq!(public.body["seed"], "partial", "{:#}", public.body);
     // With the seed public, entropy could steer the dice: refused.
     let steer = app.request("POST", &battle.at("/entropy"), Some(&cast.bob), Some(json!({"entropy": "steer"}))).await;
     assert_problem(&steer, 422, "coalition.battle.entropy_after_reveal");
