@@ -34,14 +34,14 @@ pub struct VerifyReport {
     pub verified: bool,
     /// `verified`, `partial` (everything that could be replayed matched, but some commands drew
     /// dice from a key still sealed: see `sealed_keys`) or `differs`.
-    pub result: String,
+    pub result: VerifyResult,
     /// Commands run again.
     pub commands_checked: usize,
     /// Events compared.
     pub events_checked: usize,
     /// Which seed was used: `revealed` (from the log), `sealed` (a judge's verification),
     /// `partial` (some keys still sealed) or `none` (a stream without dice).
-    pub seed: String,
+    pub seed: SeedUse,
     /// Every key the stream committed to (`stream`, `turn:3`, `reseal:1`) and whether its seed
     /// is revealed (docs/DICE.md "Keys").
     #[serde(default)]
@@ -71,7 +71,46 @@ pub struct KeyReport {
     /// The seed, hex, once revealed in the log.
     pub seed: Option<String>,
     /// `revealed`, `sealed` (used by a judge's verification) or `unavailable` (sealed to the caller).
-    pub status: String,
+    pub status: KeyStatus,
+}
+
+/// The outcome of a verification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VerifyResult {
+    /// Every command was run again and produced its stored events exactly.
+    Verified,
+    /// Everything that could be replayed matched; some commands drew dice from a key still
+    /// sealed to the caller and were not replayed.
+    Partial,
+    /// A stored event differs from what its command produces again (see `first_difference`).
+    Differs,
+}
+
+/// Which seeds a verification used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeedUse {
+    /// Every key's seed, as revealed in the log.
+    Revealed,
+    /// Some seeds still sealed, used for a judge of the stream.
+    Sealed,
+    /// Some keys still sealed to the caller: the commands that drew from them were not replayed.
+    Partial,
+    /// The stream draws no dice.
+    None,
+}
+
+/// Whether a key's seed could be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyStatus {
+    /// Revealed in the log.
+    Revealed,
+    /// Still sealed; used for a judge.
+    Sealed,
+    /// Sealed to the caller.
+    Unavailable,
 }
 
 /// The first stored event that the replay did not reproduce.
@@ -142,10 +181,10 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
     let mut report = VerifyReport {
         stream: stream.to_string(),
         verified: false,
-        result: "differs".into(),
+        result: VerifyResult::Differs,
         commands_checked: 0,
         events_checked: 0,
-        seed: "none".into(),
+        seed: SeedUse::None,
         keys: Vec::new(),
         sealed_keys: Vec::new(),
         commands_sealed: 0,
@@ -169,17 +208,17 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
         let mut sources = BTreeSet::new();
         for committed in &cursor.keys {
             let (known, status) = match committed.revealed {
-                Some(revealed) => (Some(revealed), "revealed"),
-                None if may_use_sealed => (super::key_seed(store, stream, committed.key)?, "sealed"),
-                None => (None, "unavailable"),
+                Some(revealed) => (Some(revealed), KeyStatus::Revealed),
+                None if may_use_sealed => (super::key_seed(store, stream, committed.key)?, KeyStatus::Sealed),
+                None => (None, KeyStatus::Unavailable),
             };
-            let status = if known.is_none() { "unavailable" } else { status };
+            let status = if known.is_none() { KeyStatus::Unavailable } else { status };
             sources.insert(status);
             report.keys.push(KeyReport {
                 key: committed.key.id(),
                 commitment: hex::encode(committed.commitment),
                 seed: committed.revealed.map(hex::encode),
-                status: status.to_string(),
+                status,
             });
             let Some(known) = known else {
                 report.sealed_keys.push(committed.key.id());
@@ -197,12 +236,11 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
             }
             seeds.insert(committed.key, known);
         }
-        report.seed = match (sources.contains("unavailable"), sources.contains("sealed")) {
-            (true, _) => "partial",
-            (false, true) => "sealed",
-            (false, false) => "revealed",
-        }
-        .to_string();
+        report.seed = match (sources.contains(&KeyStatus::Unavailable), sources.contains(&KeyStatus::Sealed)) {
+            (true, _) => SeedUse::Partial,
+            (false, true) => SeedUse::Sealed,
+            (false, false) => SeedUse::Revealed,
+        };
     }
     if let Some(rules) = stored.iter().map(|e| e.rules.as_str()).find(|rules| *rules != ruleset.rules()) {
         report.notes.push(format!("some events were recorded under {rules}; verifying with {}", ruleset.rules()));
@@ -237,7 +275,7 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
         start = end;
     }
     report.verified = true;
-    report.result = if report.commands_sealed > 0 { "partial" } else { "verified" }.into();
+    report.result = if report.commands_sealed > 0 { VerifyResult::Partial } else { VerifyResult::Verified };
     if report.commands_sealed > 0 {
         report.notes.push(format!(
             "{} commands drew dice from keys still sealed ({}) and were not replayed",

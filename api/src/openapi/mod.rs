@@ -6,6 +6,7 @@
 //! with discriminators; no constructs they cannot read). `herald openapi` prints it;
 //! `openapi/openapi.json` is the committed copy, and a test fails when the two differ.
 
+mod contract;
 mod conventions;
 mod hidden;
 mod limits;
@@ -86,6 +87,7 @@ pub fn spec_value() -> serde_json::Value {
     let mut document = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
     registry::describe_rulesets(&mut document);
     normalize::for_generators(&mut document);
+    contract::lint_clean(&mut document);
     document
 }
 

@@ -74,6 +74,7 @@ pub struct StrategyBonusRequest {
     /// The side.
     pub side: SideId,
     /// 0–10 (seed 003 §4.2.1).
+    #[schema(maximum = 10)]
     pub bonus: u8,
     /// The judge's note.
     #[serde(default)]

@@ -16,13 +16,25 @@ use crate::{
 pub struct Readiness {
     /// `ready`, `catching_up` (after a start, until the read models have folded the log) or
     /// `degraded` (events the read models could not decode).
-    pub status: String,
+    pub status: ReadinessStatus,
     /// Position of the last event in the log.
     pub head: Option<u64>,
     /// Position of the last event folded into the read models.
     pub projected: Option<u64>,
     /// Positions of events the read models could not decode.
     pub undecodable: Vec<u64>,
+}
+
+/// Where the server stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadinessStatus {
+    /// The store answers and the read models have folded the whole log.
+    Ready,
+    /// After a start, until the read models have folded the log.
+    CatchingUp,
+    /// The read models could not decode some events, or lag behind the log.
+    Degraded,
 }
 
 /// The process is alive.
@@ -44,15 +56,19 @@ pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let catalog = state.service.catalog();
         if !state.ready.load(std::sync::atomic::Ordering::Acquire) {
             let projected = catalog.folded().checked_sub(1);
-            return Ok(Readiness { status: "catching_up".into(), head, projected, undecodable: Vec::new() });
+            return Ok(Readiness { status: ReadinessStatus::CatchingUp, head, projected, undecodable: Vec::new() });
         }
         let projected = catalog.catch_up(state.store.as_ref())?;
         let undecodable = catalog.undecodable();
-        let status = if undecodable.is_empty() && projected == head { "ready" } else { "degraded" };
-        Ok(Readiness { status: status.into(), head, projected, undecodable })
+        let status = if undecodable.is_empty() && projected == head {
+            ReadinessStatus::Ready
+        } else {
+            ReadinessStatus::Degraded
+        };
+        Ok(Readiness { status, head, projected, undecodable })
     })
     .await?;
-    Ok(if readiness.status == "ready" { HttpResponse::Ok() } else { HttpResponse::ServiceUnavailable() }
+    Ok(if readiness.status == ReadinessStatus::Ready { HttpResponse::Ok() } else { HttpResponse::ServiceUnavailable() }
         .json(readiness))
 }
 

@@ -83,6 +83,7 @@ pub enum BattleCommand {
         /// The side.
         side: SideId,
         /// The bonus, 0–10.
+        #[schema(maximum = 10)]
         bonus: u8,
         /// The judge's note on why.
         #[serde(default)]

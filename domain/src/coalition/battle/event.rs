@@ -176,6 +176,7 @@ pub enum BattleEvent {
         /// The side.
         side: SideId,
         /// 0–10.
+        #[schema(maximum = 10)]
         bonus: u8,
         /// The judge's note.
         note: Option<String>,
