@@ -418,17 +418,7 @@ pub fn require_admin(actor: &Actor) -> Result<(), ApiError> {
 /// campaign's).
 pub fn require_host_admin(req: &HttpRequest, actor: &Actor) -> Result<(), ApiError> {
     require_admin(actor)?;
-    match scope_of(req) {
-        Some(Scope::Host) => Ok(()),
-        scope => Err(ApiError::Forbidden {
-            code: "token.out_of_scope".into(),
-            detail: format!(
-                "only an admin of the whole host may do this; this token's scope is {}",
-                scope.map_or("nothing".to_string(), |scope| scope.to_string())
-            ),
-            rule: None,
-        }),
-    }
+    require_host(req, "only an admin of the whole host may do this; this token's scope is {scope}")
 }
 
 /// The stream a route's path names (`{battle_id}`, `{campaign_id}` or `{stream}`), as the
@@ -469,14 +459,20 @@ fn route_in_scope(req: &HttpRequest, scope: &Scope) -> Result<(), ApiError> {
 /// Refuse to open a new battle or campaign with a scoped token (a new stream is in no campaign
 /// yet), before anything is sealed or decided.
 pub fn require_host_scope(req: &HttpRequest) -> Result<(), ApiError> {
+    require_host(
+        req,
+        "a token scoped to {scope} cannot open new battles or campaigns; that takes a token for the whole host",
+    )
+}
+
+/// Refuse a token whose scope is not the whole host: 403 `token.out_of_scope`, the detail being
+/// `why` with `{scope}` replaced by the token's scope.
+fn require_host(req: &HttpRequest, why: &str) -> Result<(), ApiError> {
     match scope_of(req) {
         Some(Scope::Host) => Ok(()),
         scope => Err(ApiError::Forbidden {
             code: "token.out_of_scope".into(),
-            detail: format!(
-                "a token scoped to {} cannot open new battles or campaigns; that takes a token for the whole host",
-                scope.map_or("nothing".to_string(), |scope| scope.to_string())
-            ),
+            detail: why.replace("{scope}", &scope.map_or("nothing".to_string(), |scope| scope.to_string())),
             rule: None,
         }),
     }
