@@ -4,7 +4,7 @@
 //!   `OPTIONS` answered `204` with `Allow` (the table of paths and methods is the OpenAPI
 //!   document's, so it cannot drift from the routes);
 //! - `HEAD` on every `GET` (the handler runs as for `GET`; the body is not sent);
-//! - `304 Not Modified` when `If-None-Match` matches the `ETag` of a `GET`;
+//! - `304 Not Modified` when `If-None-Match` matches the `ETag` of a `GET` without a token;
 //! - `Cache-Control` and `Vary` on reads;
 //! - no compression for the live event stream (each message must go out as it is made);
 //! - the CORS allow-list ([`cors`]).
@@ -163,8 +163,8 @@ pub fn before(req: &mut ServiceRequest) -> (bool, Option<String>) {
     (head, if_none_match)
 }
 
-/// The response half: `304` when `If-None-Match` matches a `GET`'s `ETag`; `Cache-Control:
-/// no-cache` on reads of `/v1` that set none (revalidate with the `ETag`); `Vary:
+/// The response half: `304` when `If-None-Match` matches the `ETag` of a `GET` made without a
+/// token; `Cache-Control: no-cache` (`private, no-store` with a token) on reads of `/v1` that set none (revalidate with the `ETag`); `Vary:
 /// Authorization` there (what a reader sees depends on the token); no body for `HEAD`.
 pub fn after<B: MessageBody + 'static>(
     response: ServiceResponse<B>,
@@ -183,12 +183,20 @@ pub fn after<B: MessageBody + 'static>(
             headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
         }
         if !headers.contains_key(header::CACHE_CONTROL) {
-            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            let value = if private { PRIVATE_CURRENT } else { "no-cache" };
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
         }
         headers.append(header::VARY, HeaderValue::from_static("Authorization"));
     }
     let etag = response.headers().get(header::ETAG).and_then(|v| v.to_str().ok()).map(str::to_string);
+    // The ETag is the stream's version, which says nothing of whose view the stored copy was: a
+    // browser revalidating a copy kept for another reader (Chromium does so on a `Vary:
+    // Authorization` mismatch instead of treating it as a miss) would be told it is current and
+    // show a judge's view to the public or the public's to a judge. So a read with a token is
+    // always answered in full, and not kept (`PRIVATE_CURRENT`).
+    let with_token = response.request().headers().contains_key(header::AUTHORIZATION);
     let fresh = status == StatusCode::OK
+        && !with_token
         && matches!((if_none_match, etag.as_deref()), (Some(condition), Some(etag)) if none_match(condition, etag));
     if fresh {
         let (request, full) = response.into_parts();
@@ -210,6 +218,9 @@ pub fn after<B: MessageBody + 'static>(
 /// `Cache-Control` of a read that can never change (for a reader without a token; with one,
 /// the same but `private`: what a token sees is for that token's cache alone).
 pub const IMMUTABLE_PUBLIC: &str = "public, max-age=31536000, immutable";
+/// `Cache-Control` of a current read by a reader with a token: not kept, so that no copy of
+/// what that token may see is ever revalidated for another reader (see [`after`]).
+pub const PRIVATE_CURRENT: &str = "private, no-store";
 /// `Cache-Control` of a read that can never change, for a reader with a token.
 pub const IMMUTABLE_PRIVATE: &str = "private, max-age=31536000, immutable";
 

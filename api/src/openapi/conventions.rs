@@ -48,7 +48,7 @@ pub fn http_conventions(document: &mut Value) {
                 add_parameter(
                     operation,
                     json!({"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"},
-                           "description": "the `ETag` you hold (or several, comma-separated, or `*`): a `304` with no body when it is still current"}),
+                           "description": "the `ETag` you hold (or several, comma-separated, or `*`): a `304` with no body when it is still current (reads without a token only: with one the answer is always in full)"}),
                 );
             }
             let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else { continue };
@@ -97,8 +97,8 @@ pub fn http_conventions(document: &mut Value) {
 /// The documented response headers.
 const HEADERS: &[(&str, &str)] = &[
     ("X-Request-Id", "the request's id: the client's own `X-Request-Id` if it sent one (1–128 characters), else a new UUIDv7; recorded in the events a write appends as `correlation_id`"),
-    ("ETag", "the stream's version, quoted (`\"7\"`): send it as `If-Match` to make a write conditional, or as `If-None-Match` to revalidate a read"),
-    ("Cache-Control", "`no-cache` on current reads (revalidate with `If-None-Match`); `public, max-age=31536000, immutable` (`private, …` with a token) on a past version (`?at=`) of a battle that has ended, which can never change"),
+    ("ETag", "the stream's version, quoted (`\"7\"`): send it as `If-Match` to make a write conditional, or as `If-None-Match` to revalidate a read made without a token"),
+    ("Cache-Control", "`no-cache` on current reads without a token (revalidate with `If-None-Match`), `private, no-store` with one; `public, max-age=31536000, immutable` (`private, …` with a token) on a past version (`?at=`) of a battle that has ended, which can never change"),
     ("Location", "where the created battle or campaign is: `/v1/battles/<uuid>`, `/v1/campaigns/<uuid>` (paths take the bare UUID or the stream name `battle-<uuid>`)"),
     ("Link", "the next page, `<…>; rel=\"next\"`, when there is one"),
     ("Retry-After", "seconds to wait before trying again"),

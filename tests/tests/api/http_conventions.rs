@@ -411,3 +411,22 @@ async fn if_match_star_asks_for_a_stream_that_exists() {
     let _ = ADMIN_TOKEN;
     app.stop().await;
 }
+
+/// A browser keeps one copy per URL and, on a `Vary: Authorization` mismatch, revalidates it
+/// with its version `ETag`: a `304` there would show the public's copy to a judge or a judge's
+/// to the public. A read with a token is answered in full and not kept.
+#[tokio::test]
+async fn a_read_with_a_token_is_never_a_304_and_is_not_kept() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let battle = create_sample(&app, &cast).await;
+    let public = app.request("GET", &battle.events_path(), None, None).await;
+    let tag = public.header("etag").expect("an ETag");
+    let judged =
+        app.request_with("GET", &battle.events_path(), Some(&cast.judge), None, &[("if-none-match", &tag)]).await;
+    assert_eq!(judged.status, 200, "{:#}", judged.body);
+    assert_eq!(judged.header("cache-control").as_deref(), Some("private, no-store"));
+    assert_eq!(judged.header("etag"), Some(tag.clone()), "the ETag is still the version");
+    assert_eq!(raw(&app, "GET", &battle.events_path(), &[("if-none-match", &tag)]).await.status, 304);
+    app.stop().await;
+}
