@@ -70,10 +70,11 @@ impl Application {
             // Printed once, on the first start of a new data directory; only its hash is kept.
             println!("herald: generated admin token (shown only this once, keep it safe):\n  {token}");
         }
+        let metrics = Metrics::new()?;
         let state = web::Data::new(AppState {
-            service: Service::new(store.clone(), catalog.clone()),
+            service: Service::new(store.clone(), catalog.clone()).timing_appends(metrics.store_append.clone()),
             tokens,
-            metrics: Metrics::new()?,
+            metrics,
             store,
             ready: std::sync::atomic::AtomicBool::new(false),
             live: crate::live::LiveReaders::new(
@@ -153,11 +154,14 @@ impl Application {
                                 .with_label_values(&[&route, &method])
                                 .observe(started.elapsed().as_secs_f64());
                         }
-                        tracing::info!(
-                            status = status.as_u16(),
-                            elapsed_ms = started.elapsed().as_millis() as u64,
-                            "handled"
-                        );
+                        let elapsed_ms = started.elapsed().as_millis() as u64;
+                        // A 5xx is the service's fault and needs a look; everything else is the
+                        // client's business (a write's own line says which rule refused it).
+                        if status.is_server_error() && status != actix_web::http::StatusCode::SERVICE_UNAVAILABLE {
+                            tracing::error!(status = status.as_u16(), elapsed_ms, "handled");
+                        } else {
+                            tracing::info!(status = status.as_u16(), elapsed_ms, "handled");
+                        }
                         Ok(response)
                     }
                     .instrument(span)
