@@ -89,7 +89,20 @@ impl Application {
         let cors_origins = settings.cors_origins.clone();
         let snapshots = Arc::new(Snapshots::new(crate::snapshots::dir_for(&location, &settings.data_dir)));
         catch_up_in_background(state.clone(), catalog, snapshots.clone());
-        let listener = TcpListener::bind((settings.bind, settings.port))?;
+        let listener = TcpListener::bind((settings.bind, settings.port)).map_err(|error| match error.kind() {
+            std::io::ErrorKind::AddrInUse => anyhow::anyhow!(
+                "{}:{} is already in use (another herald, or another program): stop it, or choose another \
+                 --port (0 picks a free one)",
+                settings.bind,
+                settings.port
+            ),
+            std::io::ErrorKind::PermissionDenied => anyhow::anyhow!(
+                "not allowed to listen on {}:{} (ports below 1024 need privileges): choose another --port",
+                settings.bind,
+                settings.port
+            ),
+            _ => anyhow::anyhow!("cannot listen on {}:{}: {error}", settings.bind, settings.port),
+        })?;
         let port = listener.local_addr()?.port();
         tracing::info!(address = %settings.bind, port, store = %location.describe(), "herald listening");
         let app_state = state.clone();
