@@ -182,14 +182,19 @@ class Played:
 class Battle:
     """One battle being played: its id and a count of the commands posted to it."""
 
-    def __init__(self, table: Table, played: Played, body: Any) -> None:
+    def __init__(self, table: Table, played: Played, stream: str) -> None:
         self.table = table
         self.played = played
+        self.stream = stream
+        self.id = stream.removeprefix("battle-")
+
+    @classmethod
+    def create(cls, table: Table, played: Played, body: Any) -> Battle:
+        """`POST /v1/battles` as the judge, with the ruleset's `Create…Battle` model."""
         created = ok(create_battle.sync_detailed(client=table.judge, body=body), f"create a {played.ruleset} battle")
-        self.stream: str = created.stream
-        self.id = self.stream.removeprefix("battle-")
-        played.stream = self.stream
+        played.stream = created.stream
         played.commands += 1
+        return cls(table, played, created.stream)
 
     def act(self, who: AuthenticatedClient, command: Any) -> list[str]:
         """`POST /v1/battles/{id}/actions` with one of the ruleset's command models."""
@@ -276,26 +281,34 @@ def play_coalition_battle(table: Table) -> Played:
             "strategy_deadline": tomorrow().isoformat(),
         }
     )
-    battle = Battle(table, played, setup)
+    battle = Battle.create(table, played, setup)
     battle.entropy(table.alice, "alice's lucky string")
     battle.entropy(table.bob, "bob rolls for the Host")
-    for who, side, text in [
-        (table.alice, SideId.A, "Hold the ridge at dawn."),
-        (table.bob, SideId.B, "Swarm the left flank."),
-    ]:
-        strategy = StrategyRequest(side=side, strategy=text)
+    fight_coalition_battle(table, battle)
+    return played
+
+
+def fight_coalition_battle(table: Table, battle: Battle) -> None:
+    """Each side's controller sends a sealed strategy, the judge grades both, and resolves: four
+    d20 a side; the battle ends with a winner and the service reveals the seed."""
+    sides = battle.view().sides
+    players = {"alice": table.alice, "bob": table.bob}
+    for side, army in [(SideId.A, sides.a.army), (SideId.B, sides.b.army)]:
+        strategy = StrategyRequest(side=side, strategy=f"{army.name} holds the high ground.")
+        who = players[army.controller]
         ok(submit_strategy.sync_detailed(battle.id, client=who, body=strategy), f"coalition: strategy {side}")
-        played.commands += 1
+        battle.played.commands += 1
     for side, bonus in [(SideId.A, 6), (SideId.B, 4)]:
-        request = StrategyBonusRequest(side=side, bonus=bonus)
+        request = StrategyBonusRequest(side=side, bonus=bonus, note="graded by the play test")
         ok(assign_strategy_bonus.sync_detailed(battle.id, client=table.judge, body=request), "coalition: bonus")
-        played.commands += 1
-    resolved = ok(resolve_battle.sync_detailed(battle.id, client=table.judge, body=ResolveRequest()), "coalition: resolve")
-    played.commands += 1
+        battle.played.commands += 1
+    resolved = ok(
+        resolve_battle.sync_detailed(battle.id, client=table.judge, body=ResolveRequest()), "coalition: resolve"
+    )
+    battle.played.commands += 1
     if "coalition.SeedRevealed" not in event_types(resolved):
         raise PlayTestFailure(f"coalition: resolving did not reveal the seed: {event_types(resolved)}")
     battle.finish({"a", "b"})
-    return played
 
 
 # ---- warmachine (seed 000): a turn with an aimed shot, then the other player concedes --------
@@ -310,7 +323,12 @@ def play_warmachine(table: Table) -> Played:
 
     def solo(model_id: str, player: str, y: float, weapon: dict[str, Any]) -> dict[str, Any]:
         profile = {"name": model_id, "model_type": "solo", "base": "small", "stats": stats, "damage": boxes(5)}
-        return {"id": model_id, "player": player, "position": {"x": 24.0, "y": y}, "profile": profile | {"weapons": [weapon]}}
+        return {
+            "id": model_id,
+            "player": player,
+            "position": {"x": 24.0, "y": y},
+            "profile": profile | {"weapons": [weapon]},
+        }
 
     setup = CreateWarmachineBattle.from_dict(
         {
@@ -320,10 +338,13 @@ def play_warmachine(table: Table) -> Played:
             "models": [solo("red-gunner", "red", 10.0, rifle), solo("blue-guard", "blue", 30.0, sword)],
         }
     )
-    battle = Battle(table, played, setup)
+    battle = Battle.create(table, played, setup)
     battle.act(table.alice, WarmachineCommandStartTurn.from_dict({"type": "start_turn"}))
     battle.act(table.alice, WarmachineCommandActivate.from_dict({"type": "activate", "activation": "red-gunner"}))
-    battle.act(table.alice, WarmachineCommandMove.from_dict({"type": "move", "model": "red-gunner", "movement": {"kind": "aim"}}))
+    battle.act(
+        table.alice,
+        WarmachineCommandMove.from_dict({"type": "move", "model": "red-gunner", "movement": {"kind": "aim"}}),
+    )
     shot = {"type": "attack", "attacker": "red-gunner", "weapon": "Rifle", "target": "blue-guard"}
     if "warmachine.AttackResolved" not in battle.act(table.alice, WarmachineCommandAttack.from_dict(shot)):
         raise PlayTestFailure("warmachine: the shot was not resolved")
@@ -351,22 +372,45 @@ def play_zone_rpg(table: Table) -> Played:
             "factions": [{"name": "party"}, {"name": "bandits"}],
             "initiative": {"kind": "faction", "faction": "party"},
             "characters": [
-                {"id": "Balthasar", "faction": "party", "controller": "alice", "health": 10, "wit": 12, "agi": 10,
-                 "str": 14, "zone": "road", "weapons": [{"name": "sword", "damage": "d6"}]},
-                {"id": "bandit", "faction": "bandits", "health": 8, "wit": 9, "agi": 8, "str": 10,
-                 "zone": "road", "weapons": [{"name": "axe", "damage": "d6"}]},
+                {
+                    "id": "Balthasar",
+                    "faction": "party",
+                    "controller": "alice",
+                    "health": 10,
+                    "wit": 12,
+                    "agi": 10,
+                    "str": 14,
+                    "zone": "road",
+                    "weapons": [{"name": "sword", "damage": "d6"}],
+                },
+                {
+                    "id": "bandit",
+                    "faction": "bandits",
+                    "health": 8,
+                    "wit": 9,
+                    "agi": 8,
+                    "str": 10,
+                    "zone": "road",
+                    "weapons": [{"name": "axe", "damage": "d6"}],
+                },
             ],
         }
     )
-    battle = Battle(table, played, setup)
+    battle = Battle.create(table, played, setup)
     battle.entropy(table.alice, "alice rolls for the party")
     battle.act(table.judge, ZoneRpgCommandStartRound.from_dict({"type": "start_round", "first_faction": "party"}))
     battle.act(table.alice, ZoneRpgCommandTakeTurn.from_dict({"type": "take_turn", "character": "Balthasar"}))
-    swing = {"type": "attack", "attacker": "Balthasar", "weapon": "sword",
-             "target": {"kind": "character", "character": "bandit"}}
+    swing = {
+        "type": "attack",
+        "attacker": "Balthasar",
+        "weapon": "sword",
+        "target": {"kind": "character", "character": "bandit"},
+    }
     battle.act(table.alice, ZoneRpgCommandAttack.from_dict(swing))
     # The bandit (the GM's) may react; the GM lets the blow through, and the attack resolves.
-    if "zone-rpg.AttackResolved" not in battle.act(table.judge, ZoneRpgCommandDecline.from_dict({"type": "decline", "character": "bandit"})):
+    if "zone-rpg.AttackResolved" not in battle.act(
+        table.judge, ZoneRpgCommandDecline.from_dict({"type": "decline", "character": "bandit"})
+    ):
         raise PlayTestFailure("zone-rpg: the attack did not resolve once the bandit declined")
     if battle.ended():
         played.notes.append("the bandit fell to the first blow")
@@ -385,7 +429,12 @@ def play_percentile_skirmish(table: Table) -> Played:
     played = Played("battle percentile-skirmish")
     sword = [{"name": "Sword", "kind": "melee", "damage": "d6"}]
     card = lambda name, initiative: {  # noqa: E731
-        "name": name, "level": 2, "movement": 4.0, "initiative": initiative, "life": 20, "weapons": sword,
+        "name": name,
+        "level": 2,
+        "movement": 4.0,
+        "initiative": initiative,
+        "life": 20,
+        "weapons": sword,
     }
     setup = CreatePercentileSkirmishBattle.from_dict(
         {
@@ -393,21 +442,37 @@ def play_percentile_skirmish(table: Table) -> Played:
             "table": {"width": 36.0, "depth": 24.0, "terrain": []},
             "participants": [{"name": "red", "controller": "alice"}, {"name": "blue", "controller": "bob"}],
             "minis": [
-                {"id": "red-knight", "participant": "red", "position": {"x": 10.0, "y": 10.0}, "facing": 0.0,
-                 "profile": card("Knight", 10)},
-                {"id": "blue-guard", "participant": "blue", "position": {"x": 14.0, "y": 10.0}, "facing": 180.0,
-                 "profile": card("Guard", 10)},
+                {
+                    "id": "red-knight",
+                    "participant": "red",
+                    "position": {"x": 10.0, "y": 10.0},
+                    "facing": 0.0,
+                    "profile": card("Knight", 10),
+                },
+                {
+                    "id": "blue-guard",
+                    "participant": "blue",
+                    "position": {"x": 14.0, "y": 10.0},
+                    "facing": 180.0,
+                    "profile": card("Guard", 10),
+                },
             ],
         }
     )
-    battle = Battle(table, played, setup)
+    battle = Battle.create(table, played, setup)
     battle.entropy(table.alice, "alice rolls for the knights")
     battle.entropy(table.bob, "bob rolls for the guard")
     # Round 10: both minis have initiative 10; each side declares who acts, sealed until both have
     # (the guard waits).
-    battle.act(table.alice, SkirmishCommandDeclare.from_dict({"type": "declare", "participant": "red", "minis": ["red-knight"]}))
+    battle.act(
+        table.alice,
+        SkirmishCommandDeclare.from_dict({"type": "declare", "participant": "red", "minis": ["red-knight"]}),
+    )
     battle.act(table.bob, SkirmishCommandDeclare.from_dict({"type": "declare", "participant": "blue", "minis": []}))
-    battle.act(table.alice, SkirmishCommandMove.from_dict({"type": "move", "mini": "red-knight", "path": [{"x": 13.2, "y": 10.0}]}))
+    battle.act(
+        table.alice,
+        SkirmishCommandMove.from_dict({"type": "move", "mini": "red-knight", "path": [{"x": 13.2, "y": 10.0}]}),
+    )
     attack = {"type": "melee_attack", "attacker": "red-knight", "target": "blue-guard", "weapon": "Sword"}
     battle.act(table.alice, SkirmishCommandMeleeAttack.from_dict(attack))
     # Open combat: each side picks a combat option, sealed; the second pick resolves the exchange.
@@ -430,8 +495,13 @@ def play_percentile_skirmish(table: Table) -> Played:
 def play_swift_swords(table: Table) -> Played:
     played = Played("battle swift-swords")
     fighter = lambda figure_id, side, controller: {  # noqa: E731
-        "id": figure_id, "side": side, "controller": controller, "start": {"zone": "ford", "group": "melee"},
-        "action_dice": {"kind": "roll", "dice": 3}, "physical": 9, "mental": 9,
+        "id": figure_id,
+        "side": side,
+        "controller": controller,
+        "start": {"zone": "ford", "group": "melee"},
+        "action_dice": {"kind": "roll", "dice": 3},
+        "physical": 9,
+        "mental": 9,
         "weapons": [{"name": "Sword", "dice": 4, "weight": "medium"}],
     }
     setup = CreateSwiftSwordsBattle.from_dict(
@@ -443,9 +513,11 @@ def play_swift_swords(table: Table) -> Played:
         }
     )
     players = {"roland": table.alice, "grik": table.bob}
-    battle = Battle(table, played, setup)
+    battle = Battle.create(table, played, setup)
     battle.entropy(table.alice, "alice rolls for Roland")
-    if "swift-swords.ActionDiceRolled" not in battle.act(table.judge, SwiftSwordsCommandBegin.from_dict({"type": "begin"})):
+    if "swift-swords.ActionDiceRolled" not in battle.act(
+        table.judge, SwiftSwordsCommandBegin.from_dict({"type": "begin"})
+    ):
         raise PlayTestFailure("swift-swords: beginning rolled no action dice")
     # The countdown names who acts next: that figure attacks the other. A hand that cannot pay
     # for the attack is a rule refusal (422 `swift-swords.cannot_afford`): then it calls a refresh.
@@ -457,7 +529,9 @@ def play_swift_swords(table: Table) -> Played:
     answer = post_action.sync_detailed(battle.id, client=players[attacker], body=attack)
     played.commands += 1
     if isinstance(answer.parsed, Problem) and answer.parsed.code == "swift-swords.cannot_afford":
-        battle.act(players[attacker], SwiftSwordsCommandCallRefresh.from_dict({"type": "call_refresh", "figure": attacker}))
+        battle.act(
+            players[attacker], SwiftSwordsCommandCallRefresh.from_dict({"type": "call_refresh", "figure": attacker})
+        )
     else:
         ok(answer, "swift-swords: attack")
     # If the attack waits for the target's defence, it declares none and takes the blow.
@@ -479,9 +553,21 @@ def play_swift_swords(table: Table) -> Played:
 def play_coalition_campaign(table: Table) -> Played:
     played = Played("campaign coalition")
     army = lambda name, team, colors, creature, color: {  # noqa: E731
-        "name": name, "team": team, "rank": "cpl_lt_commander", "colors": colors,
-        "troops": [{"creature": creature, "colors": [color], "power": 1, "toughness": 1, "slot": 0,
-                    "full": 5000, "troops": 4000}],
+        "name": name,
+        "team": team,
+        "rank": "cpl_lt_commander",
+        "colors": colors,
+        "troops": [
+            {
+                "creature": creature,
+                "colors": [color],
+                "power": 1,
+                "toughness": 1,
+                "slot": 0,
+                "full": 5000,
+                "troops": 4000,
+            }
+        ],
     }
     setup = CreateCoalitionCampaign.from_dict(
         {
@@ -489,36 +575,68 @@ def play_coalition_campaign(table: Table) -> Played:
             "name": "Play test round",
             "map": {"bounds": {"columns": 14, "rows": 38}, "default_terrain": "plains"},
             "armies": [
-                {"army": army("Sai Rei", "coalition", ["red", "green", "blue"], "Kris Mage", "red"), "controllers": ["alice"],
-                 "start": {"by": "square", "square": "5E"}},
-                {"army": army("Plague Host", "phyrexia", [], "Phyrexian Broodling", "black"), "controllers": ["bob"],
-                 "start": {"by": "square", "square": "9E"}},
+                {
+                    "army": army("Sai Rei", "coalition", ["red", "green", "blue"], "Kris Mage", "red"),
+                    "controllers": ["alice"],
+                    "start": {"by": "square", "square": "5E"},
+                },
+                {
+                    "army": army("Plague Host", "phyrexia", [], "Phyrexian Broodling", "black"),
+                    "controllers": ["bob"],
+                    "start": {"by": "square", "square": "9E"},
+                },
             ],
             "options": {"enforce_army_counts": False, "enforce_site_counts": False},
         }
     )
     created = ok(create_campaign.sync_detailed(client=table.judge, body=setup), "create a coalition campaign")
     played.stream = created.stream
+    played.commands += 1
     campaign = created.stream.removeprefix("campaign-")
-    ok(open_turn.sync_detailed(campaign, client=table.judge, body=OpenTurnRequest(deadline=tomorrow())), "open a turn")
-    for who, text in [(table.alice, "Sai Rei: 5E > 8E"), (table.bob, "Plague Host: 9E > 8E")]:
-        ok(post_orders.sync_detailed(campaign, client=who, body=OrdersRequest(text=text)), f"orders {text!r}")
-    ok(lock_turn.sync_detailed(campaign, client=table.judge), "lock the turn")
-    adjudicated = ok(adjudicate_turn.sync_detailed(campaign, client=table.judge), "adjudicate the turn")
-    played.commands = 6
-    # Both armies moved into 8E: the turn announces the battle they meet in (seed 003 §4.1.2.3).
-    announced = [event for event in adjudicated.events if event.type_ == "coalition.BattleAnnounced"]
+    # Turn 1: both armies march into 8E, so the turn announces the battle they meet in and the
+    # service opens its stream (seed 003 §4.1.2.3, a no-attacker battle).
+    first = play_campaign_turn(table, played, campaign, {"alice": "Sai Rei: 5E > 8E", "bob": "Plague Host: 9E > 8E"})
+    announced = [event.data for event in first.events if event.type_ == "coalition.BattleAnnounced"]
     if len(announced) != 1:
-        raise PlayTestFailure(f"campaign: expected one battle announced, got {event_types(adjudicated)}")
+        raise PlayTestFailure(f"campaign: expected one battle announced, got {event_types(first)}")
+    # The battle is fought in its own stream, like any coalition battle.
+    battle = Battle(table, Played("campaign battle"), announced[0].battle)
+    fight_coalition_battle(table, battle)
+    played.commands += battle.played.commands
+    played.notes.append(
+        f"turn 1 opened {battle.stream}: {battle.played.commands} commands, winner side {battle.played.winner}"
+    )
+    # Turn 2: adjudication applies the battle's result to the campaign (seed 003 §4.2.5).
+    second = play_campaign_turn(table, played, campaign, {})
+    if "coalition.BattleResultApplied" not in event_types(second):
+        raise PlayTestFailure(f"campaign: turn 2 did not apply the battle's result: {event_types(second)}")
     view = ok(get_campaign.sync_detailed(campaign, client=table.anyone), "campaign view")
     played.winner = "none yet (a round runs for many turns)"
-    played.notes.append(f"turn {view.turn} adjudicated; battles pending: {', '.join(view.pending_battles)}")
+    played.notes.append(f"turn {view.turn} applied the result; battles pending: {len(view.pending_battles)}")
     played.events = len(read_events(table.anyone, played.stream))
     report = ok(verify_stream.sync_detailed(played.stream, client=table.judge), "verify the campaign")
     played.verified = f"{report.result} ({report.events_checked} events, seed {report.seed}, as the judge)"
     if not report.verified:
         raise PlayTestFailure(f"campaign: verification failed: {report.to_dict()}")
     return played
+
+
+def play_campaign_turn(table: Table, played: Played, campaign: str, orders: dict[str, str]) -> Any:
+    """Open a turn, post each player's orders in the seed's text format, lock and adjudicate it;
+    the adjudication's `CommandResponse`."""
+    deadline = OpenTurnRequest(deadline=tomorrow())
+    ok(open_turn.sync_detailed(campaign, client=table.judge, body=deadline), "open a turn")
+    players = {"alice": table.alice, "bob": table.bob}
+    for player, text in orders.items():
+        ok(
+            post_orders.sync_detailed(campaign, client=players[player], body=OrdersRequest(text=text)),
+            f"orders {text!r}",
+        )
+    ok(lock_turn.sync_detailed(campaign, client=table.judge), "lock the turn")
+    # No body: every battle of the turn is read from its own stream.
+    adjudicated = ok(adjudicate_turn.sync_detailed(campaign, client=table.judge), "adjudicate the turn")
+    played.commands += 3 + len(orders)
+    return adjudicated
 
 
 # ---- The scenarios, by (kind, id) as GET /v1/rulesets lists them -----------------------------
@@ -560,8 +678,18 @@ def running_server() -> Iterator[str]:
     data_dir = tempfile.mkdtemp(prefix="herald-play-test-")
     port = free_port()
     log = open(Path(data_dir) / "server.log", "w+b")  # noqa: SIM115
-    command = [str(binary), "serve", "--data-dir", str(Path(data_dir) / "data"), "--port", str(port),
-               "--admin-token", ADMIN_TOKEN, "--log-format", "json"]
+    command = [
+        str(binary),
+        "serve",
+        "--data-dir",
+        str(Path(data_dir) / "data"),
+        "--port",
+        str(port),
+        "--admin-token",
+        ADMIN_TOKEN,
+        "--log-format",
+        "json",
+    ]
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}"
     try:
