@@ -180,13 +180,17 @@ class Played:
 
 
 class Battle:
-    """One battle being played: its id and a count of the commands posted to it."""
+    """One battle being played: its id, the stream version last written (sent back as `If-Match`
+    so no command acts on a state it has not seen), and a count of the commands posted to it."""
 
-    def __init__(self, table: Table, played: Played, stream: str) -> None:
+    def __init__(self, table: Table, played: Played, ruleset: str, stream: str, version: int) -> None:
         self.table = table
         self.played = played
+        self.ruleset = ruleset
         self.stream = stream
         self.id = stream.removeprefix("battle-")
+        self.version = version
+        self.sent = 0
 
     @classmethod
     def create(cls, table: Table, played: Played, body: Any) -> Battle:
@@ -194,27 +198,63 @@ class Battle:
         created = ok(create_battle.sync_detailed(client=table.judge, body=body), f"create a {played.ruleset} battle")
         played.stream = created.stream
         played.commands += 1
-        return cls(table, played, created.stream)
+        return cls(table, played, str(body.ruleset), created.stream, created.version)
 
-    def act(self, who: AuthenticatedClient, command: Any) -> list[str]:
-        """`POST /v1/battles/{id}/actions` with one of the ruleset's command models."""
-        answer = ok(
-            post_action.sync_detailed(self.id, client=who, body=command),
-            f"{self.played.ruleset}: {command.type_}",
-        )
+    def wrote(self, answer: Any) -> list[str]:
+        """Note a command's answer (a `CommandResponse`): the new version; its events' types."""
+        self.version = answer.version
         self.played.commands += 1
         return event_types(answer)
 
-    def entropy(self, who: AuthenticatedClient, text: str) -> None:
-        ok(
-            contribute_entropy.sync_detailed(self.id, client=who, body=EntropyRequest(entropy=text)),
-            f"{self.played.ruleset}: entropy",
+    def act(self, who: AuthenticatedClient, command: Any) -> list[str]:
+        """`POST /v1/battles/{id}/actions` with one of the ruleset's command models, on the
+        version last seen (`If-Match`) and with an `Idempotency-Key`, so a retry is safe."""
+        return self.wrote(ok(self.send(who, command), f"{self.played.ruleset}: {command.type_}"))
+
+    def attempt(self, who: AuthenticatedClient, command: Any) -> Problem | list[str]:
+        """`act`, but a refusal is answered as its `Problem` (for a scenario to branch on)."""
+        answer = self.send(who, command)
+        return answer.parsed if isinstance(answer.parsed, Problem) else self.act_answered(answer, command)
+
+    def act_answered(self, answer: Response[Any], command: Any) -> list[str]:
+        return self.wrote(ok(answer, f"{self.played.ruleset}: {command.type_}"))
+
+    def send(self, who: AuthenticatedClient, command: Any, key: str | None = None) -> Response[Any]:
+        """Post `command` on the version last written, under a new `Idempotency-Key` (or `key`)."""
+        self.sent += 1
+        return post_action.sync_detailed(
+            self.id,
+            client=who,
+            body=command,
+            if_match=f'"{self.version}"',
+            idempotency_key=key or f"{self.stream}/{self.sent}",
         )
-        self.played.commands += 1
+
+    def act_and_retry(self, who: AuthenticatedClient, command: Any) -> list[str]:
+        """`act`, then send the very same request again, as a client does when the answer was
+        lost: the server answers the first result again (`replayed`) and writes nothing."""
+        key = f"{self.stream}/retried"
+        first = ok(self.send(who, command, key), f"{self.played.ruleset}: {command.type_}")
+        # The same request: the same key, and the same If-Match (the version is noted only below).
+        again = ok(self.send(who, command, key), f"{self.played.ruleset}: {command.type_} retried")
+        if first.replayed or not again.replayed or again.version != first.version:
+            raise PlayTestFailure(f"{self.played.ruleset}: a retry was not answered with the first result")
+        self.played.notes.append(f"a retried {command.type_} was replayed, not written twice")
+        return self.wrote(first)
+
+    def entropy(self, who: AuthenticatedClient, text: str) -> None:
+        answer = contribute_entropy.sync_detailed(self.id, client=who, body=EntropyRequest(entropy=text))
+        self.wrote(ok(answer, f"{self.played.ruleset}: entropy"))
 
     def view(self, who: AuthenticatedClient | None = None) -> Any:
-        """The battle as `who` (the judge by default) sees it: the ruleset's own view model."""
-        return ok(get_battle.sync_detailed(self.id, client=who or self.table.judge), f"{self.played.ruleset}: view")
+        """The battle as `who` (the judge by default) sees it: the ruleset's own view model (the
+        answer is a union of every ruleset's view; the parsed one must be this ruleset's)."""
+        view = ok(get_battle.sync_detailed(self.id, client=who or self.table.judge), f"{self.played.ruleset}: view")
+        if str(view.ruleset) != self.ruleset:
+            raise PlayTestFailure(f"{self.played.ruleset}: the view was parsed as {type(view).__name__}")
+        if view.version < self.version:
+            raise PlayTestFailure(f"{self.played.ruleset}: view at version {view.version}, written {self.version}")
+        return view
 
     def ended(self) -> bool:
         """Whether the view says the battle is over: a tactical ruleset's `phase` is `ended`, a
@@ -296,18 +336,15 @@ def fight_coalition_battle(table: Table, battle: Battle) -> None:
     for side, army in [(SideId.A, sides.a.army), (SideId.B, sides.b.army)]:
         strategy = StrategyRequest(side=side, strategy=f"{army.name} holds the high ground.")
         who = players[army.controller]
-        ok(submit_strategy.sync_detailed(battle.id, client=who, body=strategy), f"coalition: strategy {side}")
-        battle.played.commands += 1
+        battle.wrote(ok(submit_strategy.sync_detailed(battle.id, client=who, body=strategy), f"strategy {side}"))
     for side, bonus in [(SideId.A, 6), (SideId.B, 4)]:
         request = StrategyBonusRequest(side=side, bonus=bonus, note="graded by the play test")
-        ok(assign_strategy_bonus.sync_detailed(battle.id, client=table.judge, body=request), "coalition: bonus")
-        battle.played.commands += 1
-    resolved = ok(
-        resolve_battle.sync_detailed(battle.id, client=table.judge, body=ResolveRequest()), "coalition: resolve"
+        battle.wrote(ok(assign_strategy_bonus.sync_detailed(battle.id, client=table.judge, body=request), "bonus"))
+    resolved = battle.wrote(
+        ok(resolve_battle.sync_detailed(battle.id, client=table.judge, body=ResolveRequest()), "coalition: resolve")
     )
-    battle.played.commands += 1
-    if "coalition.SeedRevealed" not in event_types(resolved):
-        raise PlayTestFailure(f"coalition: resolving did not reveal the seed: {event_types(resolved)}")
+    if "coalition.SeedRevealed" not in resolved:
+        raise PlayTestFailure(f"coalition: resolving did not reveal the seed: {resolved}")
     battle.finish({"a", "b"})
 
 
@@ -339,7 +376,7 @@ def play_warmachine(table: Table) -> Played:
         }
     )
     battle = Battle.create(table, played, setup)
-    battle.act(table.alice, WarmachineCommandStartTurn.from_dict({"type": "start_turn"}))
+    battle.act_and_retry(table.alice, WarmachineCommandStartTurn.from_dict({"type": "start_turn"}))
     battle.act(table.alice, WarmachineCommandActivate.from_dict({"type": "activate", "activation": "red-gunner"}))
     battle.act(
         table.alice,
@@ -355,6 +392,7 @@ def play_warmachine(table: Table) -> Played:
         battle.act(table.alice, WarmachineCommandEndActivation.from_dict({"type": "end_activation"}))
         concede = {"type": "end_battle", "winner": "red", "reason": "blue concedes"}
         battle.act(table.bob, WarmachineCommandEndBattle.from_dict(concede))
+        played.notes.append("blue's guard survived the shot; blue conceded")
     battle.finish({"red", "blue"})
     return played
 
@@ -418,6 +456,7 @@ def play_zone_rpg(table: Table) -> Played:
         battle.act(table.alice, ZoneRpgCommandEndTurn.from_dict({"type": "end_turn"}))
         end = {"type": "end_fight", "winner": "party", "reason": "the bandit flees"}
         battle.act(table.judge, ZoneRpgCommandEndFight.from_dict(end))
+        played.notes.append("the bandit survived the blow; the GM ended the fight")
     battle.finish({"party", "bandits"})
     return played
 
@@ -526,20 +565,23 @@ def play_swift_swords(table: Table) -> Played:
     attack = SwiftSwordsCommandAttack.from_dict(
         {"type": "attack", "figure": attacker, "weapon": "Sword", "targets": [target]}
     )
-    answer = post_action.sync_detailed(battle.id, client=players[attacker], body=attack)
-    played.commands += 1
-    if isinstance(answer.parsed, Problem) and answer.parsed.code == "swift-swords.cannot_afford":
+    answer = battle.attempt(players[attacker], attack)
+    if not isinstance(answer, Problem):
+        played.notes.append(f"{attacker} attacked {target}")
+    else:
+        if answer.code != "swift-swords.cannot_afford":
+            raise PlayTestFailure(f"swift-swords: attack: {answer.code}: {answer.detail}")
+        played.notes.append(f"{attacker} could not afford an attack and called a refresh")
         battle.act(
             players[attacker], SwiftSwordsCommandCallRefresh.from_dict({"type": "call_refresh", "figure": attacker})
         )
-    else:
-        ok(answer, "swift-swords: attack")
     # If the attack waits for the target's defence, it declares none and takes the blow.
     awaiting = battle.view().awaiting
     if isinstance(awaiting, SwiftSwordsAwaiting) and awaiting.kind == "defence":
         defender = awaiting.from_[0]
         defend = {"type": "defend", "figure": defender, "defence": "none", "take_rank": True}
         battle.act(players[defender], SwiftSwordsCommandDefend.from_dict(defend))
+        played.notes.append(f"{defender} took the blow without a defence")
     if not battle.ended():
         end = {"type": "end_battle", "winner": "heroes", "reason": "the goblins flee the ford"}
         battle.act(table.judge, SwiftSwordsCommandEndBattle.from_dict(end))
@@ -600,7 +642,7 @@ def play_coalition_campaign(table: Table) -> Played:
     if len(announced) != 1:
         raise PlayTestFailure(f"campaign: expected one battle announced, got {event_types(first)}")
     # The battle is fought in its own stream, like any coalition battle.
-    battle = Battle(table, Played("campaign battle"), announced[0].battle)
+    battle = Battle(table, Played("campaign battle"), "coalition", announced[0].battle, version=0)
     fight_coalition_battle(table, battle)
     played.commands += battle.played.commands
     played.notes.append(
