@@ -9,9 +9,11 @@ is wrong and is fixed at its source (api/src/routes, api/src/openapi).
 The script starts the real server binary on a free port with a fresh data directory and a known
 admin token, lists the rulesets (`GET /v1/rulesets`), and plays a battle of every battle ruleset
 from creation to its end: the tokens it needs, the battle, the commands until the view says it
-ended, the events, and `verify` once the seed is revealed. It also opens a coalition campaign,
-posts orders and adjudicates a turn. A ruleset the server lists and this script has no scenario
-for is a failure, so a new ruleset cannot slip in untested.
+ended, the events, and `verify` once the seed is revealed. Every action goes with `If-Match`
+(the version last written) and an `Idempotency-Key`. The coalition campaign plays a turn of
+orders whose armies meet, fights the battle the turn announces, and applies its result the next
+turn. A ruleset the server lists and this script has no scenario for is a failure, so a new
+ruleset cannot slip in untested.
 
 Run (clients/check does this after generating the client):
 
@@ -767,7 +769,8 @@ def wait_until_ready(base_url: str, server: subprocess.Popen[bytes], log: Any) -
 # ---- Main -----------------------------------------------------------------------------------
 
 
-def play_all(base_url: str) -> list[Played]:
+def play_all(base_url: str) -> int:
+    """Play every listed ruleset, printing a line for each as it ends; how many were played."""
     table = Table.seat(base_url)
     rulesets = ok(list_rulesets.sync_detailed(client=table.anyone), "list the rulesets")
     listed = [(str(ruleset.kind), ruleset.id) for ruleset in rulesets]
@@ -776,24 +779,28 @@ def play_all(base_url: str) -> list[Played]:
         raise PlayTestFailure(
             f"GET /v1/rulesets lists {', '.join(untested)} with no scenario in clients/python/play_test.py: add one"
         )
-    return [SCENARIOS[key](table) for key in listed]
+    for key in listed:
+        report(SCENARIOS[key](table))
+    return len(listed)
+
+
+def report(played: Played) -> None:
+    print(
+        f"{played.ruleset:28} {played.commands:3} commands  winner {played.winner}  "
+        f"{played.events} events  verify: {played.verified}"
+    )
+    for note in played.notes:
+        print(f"{'':28} {note}")
 
 
 def main() -> int:
     try:
         with running_server() as base_url:
-            results = play_all(base_url)
+            count = play_all(base_url)
     except PlayTestFailure as failure:
         print(f"play test FAILED: {failure}", file=sys.stderr)
         return 1
-    for played in results:
-        print(
-            f"{played.ruleset:28} {played.commands:3} commands  winner {played.winner}  "
-            f"{played.events} events  verify: {played.verified}"
-        )
-        for note in played.notes:
-            print(f"{'':28} {note}")
-    print(f"played {len(results)} rulesets through the generated client")
+    print(f"played {count} rulesets through the generated client")
     return 0
 
 
