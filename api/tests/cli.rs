@@ -215,6 +215,22 @@ fn while_the_server_runs_the_command_line_goes_through_it() {
     let report: serde_json::Value = serde_json::from_slice(&one.stdout).expect("a JSON report");
     assert_eq!(report["result"], "verified", "{report}");
 
+    // A backup while it runs, restored into a new log that verifies.
+    let backup = dir.path().with_extension("backup.ndjson.gz");
+    let backup_arg = backup.to_str().expect("a UTF-8 path");
+    let refused = herald(&["export", backup_arg, "--url", &url], dir.path());
+    assert!(!refused.status.success() && !backup.exists(), "no token, no backup");
+    let exported = herald(&["export", backup_arg, "--url", &url, "--token", "hrd_cli-test-admin"], dir.path());
+    let stdout = String::from_utf8_lossy(&exported.stdout);
+    assert!(exported.status.success(), "{stdout}{}", String::from_utf8_lossy(&exported.stderr));
+    assert!(stdout.contains("checksum verified"), "{stdout}");
+    let restored = tempfile::tempdir().expect("temp dir");
+    let imported = herald(&["import", backup_arg], restored.path());
+    assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
+    let verified = herald(&["verify", "--all"], restored.path());
+    assert!(String::from_utf8_lossy(&verified.stdout).contains("2 streams: 2 verified"), "{verified:?}");
+    let _ = std::fs::remove_file(&backup);
+
     let other = tempfile::tempdir().expect("temp dir");
     let busy = herald(&["serve", "--port", &port.to_string()], other.path());
     let stderr = String::from_utf8_lossy(&busy.stderr);

@@ -56,9 +56,20 @@ pub enum Command {
     Migrate,
     /// Write the whole log (`$all`, commands, secrets) to a gzipped, checksummed NDJSON file:
     /// the backup of a sled log, and the way to move a log to PostgreSQL and back.
+    ///
+    /// Without `--url` it opens the log itself (stop the server first: sled lets one process open
+    /// it; PostgreSQL any time); with `--url` a running server writes it (`GET /v1/export`, an
+    /// admin token of the host in `--token` or `HERALD_TOKEN`) and the file's checksum is checked
+    /// once it is here.
     Export {
         /// The file to write, e.g. `herald-2026-11-23.ndjson.gz`.
         file: PathBuf,
+        /// Back up through a running server, e.g. `http://127.0.0.1:8080`.
+        #[arg(long)]
+        url: Option<String>,
+        /// An admin token of the host, for `--url`.
+        #[arg(long, env = "HERALD_TOKEN", hide_env_values = true)]
+        token: Option<String>,
     },
     /// Load an export into an empty log (`--store` or `--data-dir`), then read it back and
     /// compare it with the file.
@@ -161,7 +172,8 @@ pub fn run() -> ExitCode {
             verify::run(&cli.serve, target, url.as_deref(), token.as_deref())
         }
         Command::Migrate => migrate(&cli.serve),
-        Command::Export { file } => move_log(&cli.serve, &file, true),
+        Command::Export { file, url: Some(url), token } => download(&url, token.as_deref(), &file),
+        Command::Export { file, url: None, .. } => move_log(&cli.serve, &file, true),
         Command::Import { file } => move_log(&cli.serve, &file, false),
     };
     result.unwrap_or_else(|error| {
@@ -213,6 +225,51 @@ fn migrate(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         [] => println!("{}: schema up to date", location.describe()),
         versions => println!("{}: applied migrations {versions:?}", location.describe()),
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `herald export --url`: a running server writes the export and it is downloaded beside `file`,
+/// checked (checksum and structure), then moved into place, so a broken download never takes the
+/// name of a backup.
+fn download(url: &str, token: Option<&str>, file: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use anyhow::Context as _;
+    let token = token.context("--url needs an admin token of the host: --token or HERALD_TOKEN")?;
+    let address = format!("{}/v1/export", url.trim_end_matches('/'));
+    let started = std::time::Instant::now();
+    let mut response = reqwest::blocking::Client::builder()
+        .timeout(None)
+        .build()?
+        .get(&address)
+        .bearer_auth(token)
+        .send()
+        .with_context(|| format!("GET {address} (is the server running there?)"))?;
+    if !response.status().is_success() {
+        let status = response.status();
+        let body: serde_json::Value = response.json().unwrap_or_default();
+        anyhow::bail!("GET {address}: {status}: {}", body.get("detail").and_then(|d| d.as_str()).unwrap_or(""));
+    }
+    let directory = file.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let mut partial = tempfile::NamedTempFile::new_in(directory)
+        .with_context(|| format!("create a file in {}", directory.display()))?;
+    let bar = indicatif::ProgressBar::new(response.content_length().unwrap_or(0));
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("export {bar:40} {bytes}/{total_bytes} ({bytes_per_sec})")
+    {
+        bar.set_style(style);
+    }
+    std::io::copy(&mut response, &mut bar.wrap_write(partial.as_file_mut())).context("download the export")?;
+    bar.finish_and_clear();
+    partial.as_file().sync_all()?;
+    let counts = crate::archive::check(partial.path()).context("the downloaded export does not check out")?;
+    partial.persist(file).with_context(|| format!("write {}", file.display()))?;
+    println!(
+        "exported {} events, {} commands, {} secrets ({url} -> {}) in {:.1} s; checksum verified",
+        counts.events,
+        counts.commands,
+        counts.secrets,
+        file.display(),
+        started.elapsed().as_secs_f64()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
