@@ -18,8 +18,9 @@ use crate::{
 /// log; `herald export --url` downloads and checks it.
 #[utoipa::path(get, path = "/v1/export", tag = "operations", operation_id = "export_log",
     responses(
-        (status = 200, description = "the export file (gzip); `X-Herald-Events` says how many events it holds", content(
+        (status = 200, description = "the export file (gzip; the same bytes as `application/octet-stream` when that is all the client accepts); `X-Herald-Events` says how many events it holds", content(
             (Vec<u8> = "application/gzip"),
+            (Vec<u8> = "application/octet-stream"),
         ), headers(
             ("Content-Disposition" = String, description = "`attachment; filename=\"herald-<date>.ndjson.gz\"`"),
             ("X-Herald-Events" = u64, description = "events in the file"),
@@ -45,8 +46,11 @@ pub async fn export_log(req: HttpRequest, Authenticated(actor): Authenticated) -
     tracing::info!(actor = %actor.id, events = counts.events, bytes = length, "log exported");
     let body = tokio_util::io::ReaderStream::new(tokio::fs::File::from_std(file));
     let name = format!("herald-{}.ndjson.gz", chrono::Utc::now().format("%Y-%m-%dT%H%M%SZ"));
+    // Generated clients that know no gzip type read the file as bytes (as for pictures).
+    let accept = req.headers().get(header::ACCEPT).and_then(|value| value.to_str().ok()).unwrap_or("*/*");
+    let bytes_only = accept.contains("application/octet-stream") && !accept.contains("application/gzip");
     Ok(HttpResponse::Ok()
-        .content_type("application/gzip")
+        .content_type(if bytes_only { "application/octet-stream" } else { "application/gzip" })
         // Already compressed: the compression middleware leaves a response with an encoding alone.
         .insert_header((header::CONTENT_ENCODING, "identity"))
         .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")))
