@@ -8,6 +8,7 @@
 
 mod contract;
 mod conventions;
+mod examples;
 mod hidden;
 mod limits;
 mod normalize;
@@ -88,6 +89,7 @@ pub fn spec_value() -> serde_json::Value {
     registry::describe_rulesets(&mut document);
     normalize::for_generators(&mut document);
     contract::lint_clean(&mut document);
+    examples::examples(&mut document);
     document
 }
 

@@ -10,6 +10,7 @@ mod concurrency;
 mod dice;
 mod errors;
 mod events;
+mod examples;
 mod full_battle;
 mod hidden;
 mod http_conventions;

@@ -24,6 +24,20 @@ use crate::{
 
 /// What a campaign round is set up with (seed 003 §2.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "name": "Round 1",
+    "map": {"bounds": {"columns": 14, "rows": 38}, "terrain": {"8E": "swamp"}, "default_terrain": "plains",
+            "sites": {"20K": {"name": "Red Base", "square": "20K", "kind": {"kind": "base", "color": "red"}, "win_condition": true}}},
+    "armies": [
+        {"army": {"name": "Sai Rei", "team": "coalition", "rank": "cpl_lt_commander", "colors": ["red", "green", "blue"],
+                  "troops": [{"creature": "Kris Mage", "colors": ["red"], "power": 1, "toughness": 1, "slot": 0, "full": 5000, "troops": 4000}]},
+         "controllers": ["alice"], "start": {"by": "square", "square": "5E"}},
+        {"army": {"name": "Plague Host", "team": "phyrexia", "rank": "cpl_lt_commander", "colors": [],
+                  "troops": [{"creature": "Phyrexian Broodling", "colors": ["black"], "power": 1, "toughness": 1, "slot": 0, "full": 5000, "troops": 4000}]},
+         "controllers": ["bob"], "start": {"by": "square", "square": "9E"}}
+    ],
+    "options": {"enforce_army_counts": false, "enforce_site_counts": false}
+}))]
 #[serde(deny_unknown_fields)]
 pub struct CampaignSetup {
     /// The round's name.
