@@ -186,7 +186,7 @@ pub struct BattleQuery {
     /// battle, a player of warmachine, a side or faction of other rulesets.
     pub participant: Option<String>,
     /// Only the battles this campaign announced (its id, or its stream `campaign-<uuid>`): the
-    /// coalition battles its adjudications opened or recorded (seed 003 §3.2.5).
+    /// coalition battles its adjudications announced (seed 003 §3.1).
     #[param(value_type = Option<String>)]
     pub campaign: Option<super::ids::CampaignId>,
 }

@@ -510,7 +510,7 @@ pub struct ArmyQuery {
     /// Start after the army with this name (the last `name` of the previous page; the `Link`
     /// header's `after`). Armies are listed by name.
     pub after: Option<String>,
-    /// Only armies this player is a legal controller of (`controllers`, seed 003 §5.1).
+    /// Only armies this player is a legal controller of (`controllers`: the control list, seed 003 §5.2.1).
     pub player: Option<String>,
     /// Only armies of this team.
     pub team: Option<Team>,
