@@ -405,7 +405,9 @@ impl PhaseFilter {
     fn matches(self, phase: &TurnPhase) -> bool {
         matches!(
             (self, phase),
-            (Self::Closed, TurnPhase::Closed) | (Self::Open, TurnPhase::Open { .. }) | (Self::Locked, TurnPhase::Locked { .. })
+            (Self::Closed, TurnPhase::Closed)
+                | (Self::Open, TurnPhase::Open { .. })
+                | (Self::Locked, TurnPhase::Locked { .. })
         )
     }
 }

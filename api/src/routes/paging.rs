@@ -103,7 +103,7 @@ mod tests {
     #[test]
     fn a_filter_applies_after_the_cursor_which_need_not_match_it() {
         let all = [1_u32, 2, 3, 4, 5, 6];
-        let even = |n: &u32| n % 2 == 0;
+        let even = |n: &u32| [2, 4, 6].contains(n);
         let after_odd = page(all, u32::to_string, Some("3"), 1, even, "number").map_err(|e| e.to_string());
         assert_eq!(after_odd.map(|p| (keys(&p), p.next)), Ok((vec![4], Some("4".into()))));
         let last = page(all, u32::to_string, Some("4"), 5, even, "number").map_err(|e| e.to_string());

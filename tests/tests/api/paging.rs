@@ -151,16 +151,16 @@ async fn campaigns_armies_orders_and_a_campaigns_battles_page_and_filter() {
     let page = app.request("GET", "/v1/campaigns?limit=1", None, None).await;
     assert_eq!(next_link(&page), Some(format!("/v1/campaigns?limit=1&after={first}")));
     let by_stream = app.request("GET", &format!("/v1/campaigns?after={first_stream}"), None, None).await;
-    assert_eq!(field(by_stream.body.as_array().expect("an array"), "stream"), [second_stream.clone()]);
+    assert_eq!(field(by_stream.body.as_array().expect("an array"), "stream"), [second_stream.as_str()]);
 
     // A turn on the first round announces a battle (seed 003 §3.1): `?campaign=` lists it alone.
-    let adjudicated = campaign::turn(&app, &cast, &first, &[("alice", "Sai Rei: 5E > 8E"), ("bob", "Plague Host: 9E > 8E")])
-        .await;
+    let adjudicated =
+        campaign::turn(&app, &cast, &first, &[("alice", "Sai Rei: 5E > 8E"), ("bob", "Plague Host: 9E > 8E")]).await;
     let announced = campaign::events_of(&adjudicated, "coalition.BattleAnnounced");
     let battle = announced[0]["data"]["battle"].as_str().expect("a battle stream").to_string();
     for campaign in [&first, &first_stream] {
         let (battles, _) = walk(&app, &format!("/v1/battles?campaign={campaign}&limit=1")).await;
-        assert_eq!(field(&battles, "stream"), [battle.clone()]);
+        assert_eq!(field(&battles, "stream"), [battle.as_str()]);
     }
     let (none, _) = walk(&app, &format!("/v1/battles?campaign={second}")).await;
     assert!(none.is_empty());
@@ -169,13 +169,18 @@ async fn campaigns_armies_orders_and_a_campaigns_battles_page_and_filter() {
 
     // Rounds by the phase of their turn: the second opens one.
     let opened = app
-        .request("POST", &format!("/v1/campaigns/{second}/turns"), Some(&cast.judge), Some(json!({"deadline": in_a_day()})))
+        .request(
+            "POST",
+            &format!("/v1/campaigns/{second}/turns"),
+            Some(&cast.judge),
+            Some(json!({"deadline": in_a_day()})),
+        )
         .await;
     assert_eq!(opened.status, 200, "{:#}", opened.body);
     let (open, _) = walk(&app, "/v1/campaigns?status=open").await;
-    assert_eq!(field(&open, "stream"), [second_stream.clone()]);
+    assert_eq!(field(&open, "stream"), [second_stream.as_str()]);
     let (closed, _) = walk(&app, "/v1/campaigns?status=closed&ended=false").await;
-    assert_eq!(field(&closed, "stream"), [first_stream.clone()]);
+    assert_eq!(field(&closed, "stream"), [first_stream.as_str()]);
     assert_names(&app.request("GET", "/v1/campaigns?status=finished", None, None).await, "status");
     assert_names(&app.request("GET", "/v1/campaigns?limit=1001", None, None).await, "limit");
     let nowhere = uuid_like(&first);
@@ -213,5 +218,9 @@ async fn campaigns_armies_orders_and_a_campaigns_battles_page_and_filter() {
     assert_eq!((field(&orders, "army"), pages), (vec!["Sai Rei".to_string(), "Plague Host".to_string()], 2));
     let votes = app.request("GET", &format!("/v1/campaigns/{second}/votes?limit=5"), None, None).await;
     assert_eq!((votes.status, votes.body.clone(), next_link(&votes)), (200, json!([]), None));
-    assert_problem(&app.request("GET", &format!("/v1/campaigns/{second}/votes?after=v1"), None, None).await, 404, "not_found");
+    assert_problem(
+        &app.request("GET", &format!("/v1/campaigns/{second}/votes?after=v1"), None, None).await,
+        404,
+        "not_found",
+    );
 }
