@@ -96,7 +96,7 @@ pub fn creation(kind: StreamKind, body: serde_json::Value) -> Result<Creation, A
     let serde_json::Value::Object(mut fields) = body else {
         return Err(ApiError::Malformed("the body must be a JSON object".into()));
     };
-    let unknown = |id: &str| unknown_ruleset(kind, id);
+    let unknown = |id: &str| ApiError::Malformed(unknown_ruleset(kind, id));
     let ruleset = match fields.remove("ruleset") {
         None | Some(serde_json::Value::Null) => registry::default_for(kind).ok_or_else(|| unknown("(none)"))?,
         Some(serde_json::Value::String(id)) => registry::find(kind, &id).ok_or_else(|| unknown(&id))?,
@@ -203,7 +203,10 @@ pub async fn list_battles(req: HttpRequest, query: Query<BattleQuery>) -> Result
     let query = query.into_inner();
     let limit = paging::limit(query.limit, paging::MAX_PAGE)?;
     if let Some(id) = query.ruleset.as_deref().filter(|id| registry::find(StreamKind::Battle, id).is_none()) {
-        return Err(unknown_ruleset(StreamKind::Battle, id));
+        return Err(ApiError::Malformed(format!(
+            "query parameter `ruleset`: {}",
+            unknown_ruleset(StreamKind::Battle, id)
+        )));
     }
     let app = state(&req)?;
     let catalog = app.service.catalog();
@@ -244,14 +247,10 @@ pub async fn list_battles(req: HttpRequest, query: Query<BattleQuery>) -> Result
     Ok(paging::ok_with_link(&req, "after", page.next.as_deref()).json(page.items))
 }
 
-/// A 400 for a ruleset id that is not one of `kind`'s, naming those that are.
-pub fn unknown_ruleset(kind: StreamKind, id: &str) -> ApiError {
+/// What is wrong with a ruleset id that is not one of `kind`'s: it names those that are.
+fn unknown_ruleset(kind: StreamKind, id: &str) -> String {
     let known: Vec<&str> = registry::all().filter(|r| r.kind() == kind).map(|r| r.id()).collect();
-    ApiError::Malformed(format!(
-        "unknown ruleset {id:?}: {} rulesets are {} (GET /v1/rulesets)",
-        kind.prefix(),
-        known.join(", ")
-    ))
+    format!("unknown ruleset {id:?}: {} rulesets are {} (GET /v1/rulesets)", kind.prefix(), known.join(", "))
 }
 
 /// A battle as the caller may see it, in its ruleset's view; `?at=<version>` for its state as of

@@ -120,6 +120,7 @@ async fn battles_page_in_the_order_they_were_opened_and_filter_by_ruleset_status
         assert_names(&app.request("GET", &format!("/v1/battles?{query}"), None, None).await, parameter);
     }
     let unknown = app.request("GET", "/v1/battles?ruleset=chess", None, None).await;
+    assert_names(&unknown, "`ruleset`");
     assert_names(&unknown, "chess");
     assert_names(&unknown, "warmachine");
     let max = app.request("GET", "/v1/battles?limit=1000", None, None).await;
