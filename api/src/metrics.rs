@@ -1,16 +1,31 @@
-//! Prometheus metrics, served at `/metrics`.
+//! Prometheus metrics, served at `/metrics` (docs/API.md "Operations" lists each and what it is
+//! for).
+//!
+//! Herald's own metrics are prefixed `herald_`; the process metrics (CPU, resident memory, open
+//! file descriptors, start time) keep the standard unprefixed `process_*` names that dashboards
+//! and alerts expect, so they live in a registry of their own.
 
-use prometheus::{Encoder, HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder};
+use prometheus::{Encoder, Histogram, HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder};
+
+/// Buckets for command and append latency, in seconds: from 100 µs (a read-model decision on a
+/// short stream) to 10 s (a store stalled on its disk).
+const LATENCY_BUCKETS: &[f64] =
+    &[0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
 
 /// The service's metrics.
 pub struct Metrics {
     registry: Registry,
+    process: Registry,
     /// Requests by route pattern, method and status.
     pub requests: IntCounterVec,
     /// Request latency by route pattern and method.
     pub latency: HistogramVec,
     /// Commands by ruleset and outcome (`appended`, `replayed`, `refused`, `failed`).
     pub commands: IntCounterVec,
+    /// Command latency, deciding and appending, by ruleset and command type.
+    pub command_latency: HistogramVec,
+    /// How long one append to the store takes, until it is durable (the group flush included).
+    pub store_append: Histogram,
 }
 
 impl Metrics {
@@ -27,19 +42,88 @@ impl Metrics {
         )?;
         let commands =
             IntCounterVec::new(Opts::new("commands_total", "Commands by ruleset and outcome"), &["rules", "outcome"])?;
+        let command_latency = HistogramVec::new(
+            HistogramOpts::new(
+                "command_duration_seconds",
+                "Command latency (deciding, appending until durable, and what the service appends in consequence) by ruleset and command type",
+            )
+            .buckets(LATENCY_BUCKETS.to_vec()),
+            &["rules", "command"],
+        )?;
+        let store_append = Histogram::with_opts(
+            HistogramOpts::new("store_append_duration_seconds", "One append to the event store, until durable")
+                .buckets(LATENCY_BUCKETS.to_vec()),
+        )?;
         registry.register(Box::new(requests.clone()))?;
         registry.register(Box::new(latency.clone()))?;
         registry.register(Box::new(commands.clone()))?;
-        Ok(Self { registry, requests, latency, commands })
+        registry.register(Box::new(command_latency.clone()))?;
+        registry.register(Box::new(store_append.clone()))?;
+        let process = Registry::new();
+        #[cfg(target_os = "linux")]
+        process.register(Box::new(prometheus::process_collector::ProcessCollector::for_self()))?;
+        Ok(Self { registry, process, requests, latency, commands, command_latency, store_append })
     }
 
-    /// The text exposition format, with `herald_events_total` from the store's head.
-    pub fn render(&self, events_total: u64) -> String {
+    /// The text exposition format, with the log's and the read models' positions.
+    pub fn render(&self, log: &LogPositions) -> String {
+        let mut families = self.registry.gather();
+        families.extend(self.process.gather());
         let mut buffer = Vec::new();
-        let _ = TextEncoder::new().encode(&self.registry.gather(), &mut buffer);
+        let _ = TextEncoder::new().encode(&families, &mut buffer);
         let mut text = String::from_utf8_lossy(&buffer).into_owned();
-        text.push_str("# HELP herald_events_total Events in the log ($all).\n# TYPE herald_events_total gauge\n");
-        text.push_str(&format!("herald_events_total {events_total}\n"));
+        let mut sample = |name: &str, kind: &str, help: &str, value: u64| {
+            text.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"));
+        };
+        // A counter: the log only grows (an append-only log, seed-checked and never rewritten).
+        sample("herald_events_total", "counter", "Events in the log ($all).", log.events);
+        let mut gauge = |name: &str, help: &str, value: u64| sample(name, "gauge", help, value);
+        gauge("herald_read_model_events", "Events of the log the read models have folded.", log.folded);
+        gauge(
+            "herald_read_model_lag_events",
+            "Events in the log the read models have not folded yet (0 when caught up).",
+            log.events.saturating_sub(log.folded),
+        );
         text
+    }
+}
+
+/// Where the log and the read models stand, for [`Metrics::render`].
+#[derive(Debug, Clone, Copy)]
+pub struct LogPositions {
+    /// Events in the log.
+    pub events: u64,
+    /// Events the read models have folded.
+    pub folded: u64,
+}
+
+/// The label of a command's type for the metrics: its `type` when the ruleset could read the
+/// command, `other` for a body it refused as malformed, so that a client cannot grow the label
+/// set by sending made-up types.
+pub fn command_label(command_type: Option<&str>, understood: bool) -> &str {
+    command_type
+        .filter(|name| understood && name.len() <= 64 && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        .unwrap_or("other")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_type_is_a_label_only_when_the_ruleset_read_the_command() {
+        assert_eq!(command_label(Some("contribute_entropy"), true), "contribute_entropy");
+        assert_eq!(command_label(Some("contribute_entropy"), false), "other");
+        assert_eq!(command_label(Some("Made Up!"), true), "other");
+        assert_eq!(command_label(Some(&"a".repeat(65)), true), "other");
+        assert_eq!(command_label(None, true), "other");
+    }
+
+    #[test]
+    fn the_lag_is_what_the_log_holds_beyond_the_read_models() {
+        let metrics = Metrics::new().expect("metrics");
+        let text = metrics.render(&LogPositions { events: 10, folded: 7 });
+        assert!(text.contains("herald_read_model_lag_events 3\n"), "{text}");
+        assert!(text.contains("# TYPE herald_events_total counter\nherald_events_total 10\n"), "{text}");
     }
 }

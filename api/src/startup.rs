@@ -70,10 +70,11 @@ impl Application {
             // Printed once, on the first start of a new data directory; only its hash is kept.
             println!("herald: generated admin token (shown only this once, keep it safe):\n  {token}");
         }
+        let metrics = Metrics::new()?;
         let state = web::Data::new(AppState {
-            service: Service::new(store.clone(), catalog.clone()),
+            service: Service::new(store.clone(), catalog.clone()).timing_appends(metrics.store_append.clone()),
             tokens,
-            metrics: Metrics::new()?,
+            metrics,
             store,
             ready: std::sync::atomic::AtomicBool::new(false),
             live: crate::live::LiveReaders::new(
@@ -88,7 +89,20 @@ impl Application {
         let cors_origins = settings.cors_origins.clone();
         let snapshots = Arc::new(Snapshots::new(crate::snapshots::dir_for(&location, &settings.data_dir)));
         catch_up_in_background(state.clone(), catalog, snapshots.clone());
-        let listener = TcpListener::bind((settings.bind, settings.port))?;
+        let listener = TcpListener::bind((settings.bind, settings.port)).map_err(|error| match error.kind() {
+            std::io::ErrorKind::AddrInUse => anyhow::anyhow!(
+                "{}:{} is already in use (another herald, or another program): stop it, or choose another \
+                 --port (0 picks a free one)",
+                settings.bind,
+                settings.port
+            ),
+            std::io::ErrorKind::PermissionDenied => anyhow::anyhow!(
+                "not allowed to listen on {}:{} (ports below 1024 need privileges): choose another --port",
+                settings.bind,
+                settings.port
+            ),
+            _ => anyhow::anyhow!("cannot listen on {}:{}: {error}", settings.bind, settings.port),
+        })?;
         let port = listener.local_addr()?.port();
         tracing::info!(address = %settings.bind, port, store = %location.describe(), "herald listening");
         let app_state = state.clone();
@@ -153,11 +167,14 @@ impl Application {
                                 .with_label_values(&[&route, &method])
                                 .observe(started.elapsed().as_secs_f64());
                         }
-                        tracing::info!(
-                            status = status.as_u16(),
-                            elapsed_ms = started.elapsed().as_millis() as u64,
-                            "handled"
-                        );
+                        let elapsed_ms = started.elapsed().as_millis() as u64;
+                        // A 5xx is the service's fault and needs a look; everything else is the
+                        // client's business (a write's own line says which rule refused it).
+                        if status.is_server_error() && status != actix_web::http::StatusCode::SERVICE_UNAVAILABLE {
+                            tracing::error!(status = status.as_u16(), elapsed_ms, "handled");
+                        } else {
+                            tracing::info!(status = status.as_u16(), elapsed_ms, "handled");
+                        }
                         Ok(response)
                     }
                     .instrument(span)

@@ -137,3 +137,90 @@ fn the_stand_alone_python_checker_recomputes_every_die_of_a_battle() {
     let caught = check(page(&tampered));
     assert!(!caught.status.success(), "a changed die is caught by the outsider's checker");
 }
+
+/// Two resolved battles (seeds revealed) in a fresh data directory.
+fn two_battles() -> (tempfile::TempDir, Vec<String>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store: Arc<dyn EventStore> = Arc::new(SledStore::open(dir.path()).expect("store"));
+    let catalog = Arc::new(Catalog::rebuild(store.as_ref()).expect("catalog"));
+    let service = Service::new(store, catalog);
+    let streams = vec![support::play_battle(&service), support::play_battle(&service)];
+    (dir, streams)
+}
+
+fn herald(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .env_remove("HERALD_TOKEN")
+        .output()
+        .expect("herald runs")
+}
+
+#[test]
+fn herald_verify_all_verifies_every_stream_and_sums_up() {
+    let (dir, _) = two_battles();
+    let output = herald(&["verify", "--all"], dir.path());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        stdout.contains("2 streams: 2 verified, 0 partial (keys still sealed), 0 differ, 0 sealed to you, 0 failed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn herald_verify_asks_for_what_to_verify() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = herald(&["verify"], dir.path());
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--campaign") && stderr.contains("--all"), "{stderr}");
+}
+
+/// While a server holds the log: the command line says so and how to go through the server,
+/// `--url` verifies through it, and a second server on the same port says the port is taken.
+#[test]
+fn while_the_server_runs_the_command_line_goes_through_it() {
+    let (dir, streams) = two_battles();
+    let port =
+        std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a port");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["serve", "--port", &port.to_string(), "--data-dir"])
+        .arg(dir.path())
+        .env("HERALD_ADMIN_TOKEN", "hrd_cli-test-admin")
+        .env("RUST_LOG", "error")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("herald starts");
+    let url = format!("http://127.0.0.1:{port}");
+    let ready = (0..2000).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        reqwest::blocking::get(format!("{url}/readyz")).is_ok_and(|r| r.status().is_success())
+    });
+    assert!(ready, "the server never became ready");
+
+    let locked = herald(&["verify", "--all"], dir.path());
+    let stderr = String::from_utf8_lossy(&locked.stderr);
+    assert_eq!(locked.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("a running herald server holds it") && stderr.contains("--url"), "{stderr}");
+
+    let through = herald(&["verify", "--all", "--url", &url], dir.path());
+    let stdout = String::from_utf8_lossy(&through.stdout);
+    assert!(through.status.success(), "{stdout}{}", String::from_utf8_lossy(&through.stderr));
+    assert!(stdout.contains("2 streams: 2 verified"), "{stdout}");
+    let one = herald(&["verify", &streams[0], "--url", &url], dir.path());
+    let report: serde_json::Value = serde_json::from_slice(&one.stdout).expect("a JSON report");
+    assert_eq!(report["result"], "verified", "{report}");
+
+    let other = tempfile::tempdir().expect("temp dir");
+    let busy = herald(&["serve", "--port", &port.to_string()], other.path());
+    let stderr = String::from_utf8_lossy(&busy.stderr);
+    assert!(!busy.status.success());
+    assert!(stderr.contains("already in use") && stderr.contains("--port"), "{stderr}");
+
+    let _ = server.kill();
+    let _ = server.wait();
+}

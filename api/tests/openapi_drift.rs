@@ -108,6 +108,27 @@ fn no_structured_defaults_which_generators_cannot_read() {
     }
 }
 
+/// An optional request body is left out, never sent as `null`: a `oneOf` with `null` made
+/// openapi-python-client send its "unset" default as the body of
+/// `POST /v1/campaigns/{id}/adjudicate` (clients/python/play_test.py found it).
+#[test]
+fn no_request_body_is_nullable() {
+    let spec: serde_json::Value = serde_json::from_str(&herald_api::openapi::spec_json()).expect("JSON");
+    for (path, item) in spec["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("an item") {
+            let Some(media) = operation.pointer("/requestBody/content").and_then(|c| c.as_object()) else { continue };
+            for (content_type, body) in media {
+                let variants = body.pointer("/schema/oneOf").and_then(|v| v.as_array()).cloned().unwrap_or_default();
+                let nullable = variants.iter().any(|variant| variant["type"] == "null");
+                assert!(!nullable, "{method} {path} ({content_type}) takes a null body");
+            }
+        }
+    }
+    let adjudicate = &spec["paths"]["/v1/campaigns/{campaign_id}/adjudicate"]["post"]["requestBody"];
+    assert_eq!(adjudicate["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/AdjudicateRequest");
+    assert_ne!(adjudicate["required"], true, "the body stays optional");
+}
+
 #[test]
 fn no_ruleset_schema_replaces_a_schema_of_the_api_with_another_of_the_same_name() {
     use utoipa::OpenApi;

@@ -30,6 +30,9 @@ pub enum StoreError {
     /// The backend failed (disk, corruption); the message keeps the cause.
     #[error("storage backend: {0}")]
     Backend(String),
+    /// Another process holds the log open (sled allows one process at a time: a running server).
+    #[error("the log in {0} is in use by another process (a running herald server?)")]
+    Locked(String),
     /// The store is shutting down.
     #[error("the store is closed")]
     Closed,

@@ -73,7 +73,16 @@ impl SledStore {
     /// Open (or create) a store in `path` with the given durability.
     pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Self, StoreError> {
         let path = path.as_ref();
-        let db = sled::Config::new().path(path).open().map_err(backend)?;
+        let db = sled::Config::new().path(path).open().map_err(|error| match &error {
+            // sled locks its directory with a file lock: another process has it open. sled 0.34
+            // reports it as an `Other` I/O error naming the lock (the OS's WouldBlock inside).
+            sled::Error::Io(io)
+                if io.kind() == std::io::ErrorKind::WouldBlock || io.to_string().contains("could not acquire lock") =>
+            {
+                StoreError::Locked(path.display().to_string())
+            }
+            _ => backend(error),
+        })?;
         let open = |name: &str| db.open_tree(name).map_err(backend);
         let trees = Trees {
             events: open(codec::EVENTS_TREE)?,

@@ -102,6 +102,8 @@ pub struct Service {
     /// Writers to the same stream take turns here, so they decide on each other's results
     /// instead of racing to a conflict; the expected version still guards across processes.
     stream_locks: Vec<std::sync::Mutex<()>>,
+    /// Observes how long each append takes until durable (`herald_store_append_duration_seconds`).
+    append_latency: Option<prometheus::Histogram>,
 }
 
 fn seed_key(stream: &str) -> String {
@@ -176,7 +178,18 @@ pub fn wrong_ruleset(stream: &str, held: &dyn AnyRuleset, asked: &dyn AnyRuleset
 impl Service {
     /// A service over `store`, keeping `catalog` caught up.
     pub fn new(store: Arc<dyn EventStore>, catalog: Arc<Catalog>) -> Self {
-        Self { store, catalog, stream_locks: (0..STREAM_LOCKS).map(|_| std::sync::Mutex::new(())).collect() }
+        Self {
+            store,
+            catalog,
+            stream_locks: (0..STREAM_LOCKS).map(|_| std::sync::Mutex::new(())).collect(),
+            append_latency: None,
+        }
+    }
+
+    /// Time every append of a command into `histogram`.
+    pub fn timing_appends(mut self, histogram: prometheus::Histogram) -> Self {
+        self.append_latency = Some(histogram);
+        self
     }
 
     /// The store.
@@ -548,7 +561,10 @@ impl Service {
             command_id: Some(command_id.to_string()),
             command: Some(serde_json::to_value(&record).map_err(ApiError::internal)?),
         };
-        let result = self.store.append(request)?;
+        let timer = self.append_latency.as_ref().map(prometheus::Histogram::start_timer);
+        let result = self.store.append(request);
+        drop(timer);
+        let result = result?;
         Ok(CommandOutcome {
             stream: stream.to_string(),
             version: result.stream_version,

@@ -14,7 +14,11 @@
 //!   every event, discriminated by `type` (event type names are unique across rulesets, and the
 //!   shared `dice.*` events are one component each);
 //! - object and array defaults are dropped (the descriptions say what an absent field means);
-//! - `application/octet-stream` bodies are binary strings, not arrays of integers.
+//! - `application/octet-stream` bodies are binary strings, not arrays of integers;
+//! - an optional request body is the schema it is when present, never `null` (utoipa writes an
+//!   `Option<T>` body as `oneOf: [null, T]`: the server reads an absent body, not a JSON
+//!   `null`, and openapi-python-client sends its "unset" default as the JSON body of such a
+//!   union, so `POST /v1/campaigns/{id}/adjudicate` could not be called without a body).
 
 use serde_json::{json, Map, Value};
 
@@ -27,6 +31,7 @@ pub fn for_generators(document: &mut Value) {
     flatten_event_data(document);
     drop_structured_defaults(document);
     binary_bodies(document);
+    optional_bodies_not_null(document);
     let missing = super::hidden::hidden_fields(document);
     if !missing.is_empty() {
         tracing::warn!(?missing, "hidden fields that name no property of the document");
@@ -45,6 +50,28 @@ fn binary_bodies(document: &mut Value) {
         for response in responses.values_mut() {
             if let Some(media) = response.pointer_mut("/content/application~1octet-stream") {
                 media["schema"] = json!({"type": "string", "format": "binary"});
+            }
+        }
+    }
+}
+
+/// Every request body that is not required and is a `oneOf` of `null` and one schema is that
+/// schema: leaving the body out is how a client says "none".
+fn optional_bodies_not_null(document: &mut Value) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else { return };
+    for operation in paths.values_mut().filter_map(Value::as_object_mut).flat_map(|item| item.values_mut()) {
+        let Some(body) = operation.get_mut("requestBody").and_then(Value::as_object_mut) else { continue };
+        if body.get("required").and_then(Value::as_bool) == Some(true) {
+            continue;
+        }
+        let Some(media) = body.get_mut("content").and_then(Value::as_object_mut) else { continue };
+        for schema in media.values_mut().filter_map(|media| media.get_mut("schema")) {
+            let Some(variants) = schema.get("oneOf").and_then(Value::as_array) else { continue };
+            let present: Vec<&Value> = variants.iter().filter(|variant| variant["type"] != "null").collect();
+            if let [only] = present.as_slice() {
+                if present.len() < variants.len() {
+                    *schema = (*only).clone();
+                }
             }
         }
     }

@@ -100,6 +100,7 @@ pub async fn metrics(
     }
     let reader = state.clone();
     let head = blocking(move || Ok(reader.store.head_position()?)).await?;
-    let text = state.metrics.render(head.map_or(0, |h| h + 1));
+    let folded = state.service.catalog().folded();
+    let text = state.metrics.render(&crate::metrics::LogPositions { events: head.map_or(0, |h| h + 1), folded });
     Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(text))
 }

@@ -246,7 +246,11 @@ pub async fn execute(
         )));
     }
     let worker = state.clone();
+    let started = std::time::Instant::now();
+    let command_type = command.get("type").and_then(serde_json::Value::as_str).map(str::to_owned);
+    let written = stream.clone();
     let outcome = blocking(move || worker.service.execute(ruleset, &stream, command, meta)).await;
+    observe_command(&state, &actor, ruleset, &written, command_type.as_deref(), &outcome, started.elapsed());
     if let Err(ApiError::Rule(_) | ApiError::Forbidden { .. }) = &outcome {
         state.metrics.commands.with_label_values(&[ruleset.rules(), "refused"]).inc();
     }
@@ -256,6 +260,81 @@ pub async fn execute(
         response.headers_mut().insert(header::LOCATION, value);
     }
     Ok(response)
+}
+
+/// Time a command and log it, on every write: who (actor and role), which ruleset, command type
+/// and stream, and how it ended (the new version, or the problem's code). A refusal by the rules
+/// or the caller's rights is an INFO line (the client's business); a conflict or unavailability
+/// a WARN (worth watching when it repeats); a failure of the service an ERROR.
+fn observe_command(
+    state: &AppState,
+    actor: &Actor,
+    ruleset: &'static dyn AnyRuleset,
+    stream: &str,
+    command_type: Option<&str>,
+    outcome: &Result<CommandOutcome, ApiError>,
+    elapsed: std::time::Duration,
+) {
+    let understood = !matches!(outcome, Err(ApiError::Malformed(_) | ApiError::Invalid { .. }));
+    let command_type = crate::metrics::command_label(command_type, understood);
+    state.metrics.command_latency.with_label_values(&[ruleset.rules(), command_type]).observe(elapsed.as_secs_f64());
+    let elapsed_ms = elapsed.as_secs_f64() * 1000.0;
+    let (actor_id, role, rules) = (
+        actor.id.as_str(),
+        serde_json::to_value(&actor.role).ok().and_then(|role| role.as_str().map(str::to_owned)).unwrap_or_default(),
+        ruleset.rules(),
+    );
+    let role = role.as_str();
+    match outcome {
+        Ok(done) => tracing::info!(
+            actor = actor_id,
+            role,
+            rules,
+            command = command_type,
+            stream,
+            version = done.version,
+            events = done.events.len(),
+            replayed = done.replayed,
+            elapsed_ms,
+            "command applied"
+        ),
+        Err(error) => {
+            let problem = error.problem();
+            let code = problem.code.as_str();
+            match problem.status {
+                500.. => tracing::error!(
+                    actor = actor_id,
+                    role,
+                    rules,
+                    command = command_type,
+                    stream,
+                    code,
+                    elapsed_ms,
+                    "command failed"
+                ),
+                409 | 412 | 429 => tracing::warn!(
+                    actor = actor_id,
+                    role,
+                    rules,
+                    command = command_type,
+                    stream,
+                    code,
+                    elapsed_ms,
+                    "command refused"
+                ),
+                _ => tracing::info!(
+                    actor = actor_id,
+                    role,
+                    rules,
+                    command = command_type,
+                    stream,
+                    code,
+                    elapsed_ms,
+                    "command refused"
+                ),
+            }
+        }
+    }
 }
 
 /// The stream a retried creation (same `Idempotency-Key`) opened the first time, answered as then.

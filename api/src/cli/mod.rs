@@ -1,5 +1,7 @@
 //! The `herald` command line.
 
+mod verify;
+
 use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
@@ -26,10 +28,29 @@ pub enum Command {
     Serve,
     /// Print the OpenAPI document to stdout.
     Openapi,
-    /// Re-run every stored command of a stream and compare the events it produces.
+    /// Re-run every stored command of a stream, of a campaign and its battles, or of every
+    /// stream, and compare the events each produces with the stored ones. Exit status: 0 all
+    /// verified (or partially: keys still sealed), 2 a stream differs, 1 one could not be verified.
+    ///
+    /// Without `--url` it opens the log itself (stop the server first: sled lets one process open
+    /// it) and may use the sealed seeds like a judge; with `--url` it goes through a running
+    /// server's API and sees what `--token` may see.
+    #[command(group(clap::ArgGroup::new("what").required(true).args(["stream", "campaign", "all"])))]
     Verify {
-        /// The stream, e.g. `battle-0193…`.
-        stream: String,
+        /// One stream, e.g. `battle-0193…` or `campaign-0193…`.
+        stream: Option<String>,
+        /// A campaign (its UUID or stream name) and every battle stream it announced.
+        #[arg(long)]
+        campaign: Option<String>,
+        /// Every battle and campaign stream in the log.
+        #[arg(long)]
+        all: bool,
+        /// Verify through a running server, e.g. `http://127.0.0.1:8080`, instead of opening the log.
+        #[arg(long)]
+        url: Option<String>,
+        /// Bearer token for `--url` (a judge's verifies battles whose seed is still sealed).
+        #[arg(long, env = "HERALD_TOKEN", hide_env_values = true)]
+        token: Option<String>,
     },
     /// Bring a PostgreSQL log's schema up to this build's version (`serve` does it too) and exit.
     Migrate,
@@ -131,7 +152,14 @@ pub fn run() -> ExitCode {
             println!("{}", crate::openapi::spec_json());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Verify { stream } => verify(&cli.serve, &stream),
+        Command::Verify { stream, campaign, all, url, token } => {
+            let target = match (stream, campaign, all) {
+                (Some(stream), ..) => verify::Target::Stream(stream),
+                (None, Some(campaign), _) => verify::Target::Campaign(campaign),
+                (None, None, _) => verify::Target::All,
+            };
+            verify::run(&cli.serve, target, url.as_deref(), token.as_deref())
+        }
         Command::Migrate => migrate(&cli.serve),
         Command::Export { file } => move_log(&cli.serve, &file, true),
         Command::Import { file } => move_log(&cli.serve, &file, false),
@@ -153,15 +181,24 @@ fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn verify(args: &ServeArgs, stream: &str) -> anyhow::Result<ExitCode> {
+/// Open the log the settings name for `what` (a subcommand), saying what to do when a running
+/// server holds it.
+fn open_store(args: &ServeArgs, what: &str) -> anyhow::Result<std::sync::Arc<dyn herald_store::EventStore>> {
     let location = StoreLocation::from_settings(&args.settings()?)?;
-    let store = location
-        .open()
-        .map_err(|error| anyhow::anyhow!("cannot open the event log {}: {error:#}", location.describe()))?;
-    // The command line runs on the server's own data: it may use the sealed seed, like a judge.
-    let report = crate::app::verify::verify_stream(store.as_ref(), stream, true)?;
-    println!("{}", serde_json::to_string_pretty(&report)?);
-    Ok(if report.verified { ExitCode::SUCCESS } else { ExitCode::from(2) })
+    location.open().map_err(|error| {
+        let locked = error
+            .downcast_ref::<herald_store::StoreError>()
+            .is_some_and(|error| matches!(error, herald_store::StoreError::Locked(_)));
+        if locked {
+            anyhow::anyhow!(
+                "cannot open the event log {}: a running herald server holds it (sled lets one process open \
+                 a log). Stop the server first, or go through it: `herald {what} --url http://HOST:PORT`",
+                location.describe()
+            )
+        } else {
+            anyhow::anyhow!("cannot open the event log {}: {error:#}", location.describe())
+        }
+    })
 }
 
 fn migrate(args: &ServeArgs) -> anyhow::Result<ExitCode> {
@@ -182,9 +219,7 @@ fn migrate(args: &ServeArgs) -> anyhow::Result<ExitCode> {
 /// `herald export` (`exporting`) or `herald import`.
 fn move_log(args: &ServeArgs, file: &std::path::Path, exporting: bool) -> anyhow::Result<ExitCode> {
     let location = StoreLocation::from_settings(&args.settings()?)?;
-    let store = location
-        .open()
-        .map_err(|error| anyhow::anyhow!("cannot open the event log {}: {error:#}", location.describe()))?;
+    let store = open_store(args, if exporting { "export" } else { "import" })?;
     let started = std::time::Instant::now();
     let (verb, counts) = if exporting {
         ("exported", crate::archive::export(store.as_ref(), file, true)?)
