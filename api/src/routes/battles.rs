@@ -45,7 +45,7 @@ pub struct AtQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"id": "01936f3e-8f4d-7a31-8a9b-0c64d1f3a002", "stream": "battle-01936f3e-8f4d-7a31-8a9b-0c64d1f3a002",
     "ruleset": "coalition", "rules": "coalition-battle@1", "version": 7, "status": "resolved", "ended": true, "turn": null,
-    "participants": ["Sai Rei", "Plague Host"], "winner": "a"}))]
+    "participants": ["Sai Rei", "Plague Host"], "players": ["alice", "bob"], "winner": "a"}))]
 pub struct BattleSummary {
     /// The battle id.
     pub id: String,
@@ -65,6 +65,10 @@ pub struct BattleSummary {
     pub turn: Option<u32>,
     /// Who takes part, as its ruleset names them: armies, players, factions.
     pub participants: Vec<String>,
+    /// The players acting in it, by name (the `player` of their tokens): the controllers of a
+    /// coalition battle's armies, of warmachine's players, of the factions, sides and figures of
+    /// other rulesets. The GM is not listed.
+    pub players: Vec<String>,
     /// The winner once decided: a side (`a`, `b`) for coalition battles, a player or faction
     /// for tactical rulesets.
     pub winner: Option<String>,
@@ -185,6 +189,8 @@ pub struct BattleQuery {
     /// Only battles one of whose `participants` has this name, exactly: an army of a coalition
     /// battle, a player of warmachine, a side or faction of other rulesets.
     pub participant: Option<String>,
+    /// Only battles this player acts in (one of their `players`): a player's token names them.
+    pub player: Option<String>,
     /// Only the battles this campaign announced (its id, or its stream `campaign-<uuid>`): the
     /// coalition battles its adjudications announced (seed 003 §3.1).
     #[param(value_type = Option<String>)]
@@ -232,6 +238,7 @@ pub async fn list_battles(req: HttpRequest, query: Query<BattleQuery>) -> Result
             ended: summary.ended,
             turn: summary.turn,
             participants: summary.participants,
+            players: summary.players,
             winner: summary.winner,
         })
     });
@@ -240,6 +247,7 @@ pub async fn list_battles(req: HttpRequest, query: Query<BattleQuery>) -> Result
             && query.status.as_ref().is_none_or(|status| battle.status == *status)
             && query.ended.is_none_or(|ended| battle.ended == ended)
             && query.participant.as_ref().is_none_or(|name| battle.participants.contains(name))
+            && query.player.as_ref().is_none_or(|name| battle.players.contains(name))
             && announced.as_ref().is_none_or(|battles| battles.as_ref().is_some_and(|b| b.contains(&battle.stream)))
     };
     let after = query.after.as_deref().map(|after| after.trim_start_matches("battle-"));

@@ -51,9 +51,17 @@ async fn battles_page_in_the_order_they_were_opened_and_filter_by_ruleset_status
     let app = spawn_app().await;
     let cast = Cast::issue(&app).await;
     let mut opened = Vec::new();
-    for ruleset in ["coalition", "warmachine", "coalition", "warmachine", "coalition"] {
+    for (index, ruleset) in ["coalition", "warmachine", "coalition", "warmachine", "coalition"].into_iter().enumerate()
+    {
         let battle = match ruleset {
-            "warmachine" => create(&app, &cast.judge, crate::warmachine::battle()).await,
+            "warmachine" => {
+                // The second warmachine battle's blue player is carol's, not bob's.
+                let mut body = crate::warmachine::battle();
+                if index == 3 {
+                    body["players"][1]["controller"] = json!("carol");
+                }
+                create(&app, &cast.judge, body).await
+            }
             _ => create_sample(&app, &cast).await,
         };
         opened.push((battle, ruleset));
@@ -106,6 +114,18 @@ async fn battles_page_in_the_order_they_were_opened_and_filter_by_ruleset_status
     assert_eq!(field(&red, "id"), [ids[1].clone(), ids[3].clone()]);
     let (nobody, _) = walk(&app, "/v1/battles?participant=nobody").await;
     assert!(nobody.is_empty());
+
+    // By player: whoever controls an army, a warmachine player, a side (the `players` listed).
+    let listed = app.request("GET", "/v1/battles", None, None).await;
+    let players: Vec<&Value> = listed.body.as_array().expect("an array").iter().map(|b| &b["players"]).collect();
+    let alice_bob = json!(["alice", "bob"]);
+    assert_eq!(players, [&alice_bob, &alice_bob, &alice_bob, &json!(["alice", "carol"]), &alice_bob]);
+    let (carol, _) = walk(&app, "/v1/battles?player=carol").await;
+    assert_eq!(field(&carol, "id"), [ids[3].clone()]);
+    let (bob, _) = walk(&app, "/v1/battles?player=bob&limit=3").await;
+    assert_eq!(field(&bob, "id"), [ids[0].clone(), ids[1].clone(), ids[2].clone(), ids[4].clone()]);
+    let (red_carol, _) = walk(&app, "/v1/battles?player=carol&participant=red").await;
+    assert_eq!(field(&red_carol, "id"), [ids[3].clone()]);
 
     // Bad parameters name themselves; an unknown cursor or campaign is a 404.
     for (query, parameter) in [
