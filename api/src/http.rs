@@ -341,6 +341,7 @@ mod tests {
         ])
         .expect("parses");
         let settings = cli.serve.settings().expect("settings");
+        assert!(cli.command.is_none(), "options without a subcommand serve");
         assert_eq!(settings.cors_origins, ["https://maps.example.org", "http://localhost:5173"]);
         assert!(crate::config::Settings::default().cors_origins.is_empty(), "off by default");
     }

@@ -26,6 +26,10 @@ pub struct Metrics {
     pub command_latency: HistogramVec,
     /// How long one append to the store takes, until it is durable (the group flush included).
     pub store_append: Histogram,
+    /// How long one group commit takes to make its batch durable (sled: flush and `fsync`).
+    pub store_flush: Histogram,
+    /// How many appends one group commit holds.
+    pub store_flush_appends: Histogram,
 }
 
 impl Metrics {
@@ -54,15 +58,50 @@ impl Metrics {
             HistogramOpts::new("store_append_duration_seconds", "One append to the event store, until durable")
                 .buckets(LATENCY_BUCKETS.to_vec()),
         )?;
+        let store_flush = Histogram::with_opts(
+            HistogramOpts::new(
+                "store_flush_duration_seconds",
+                "One group commit of the event store, until its batch is durable (sled: flush and fsync; PostgreSQL: the transaction)",
+            )
+            .buckets(LATENCY_BUCKETS.to_vec()),
+        )?;
+        let store_flush_appends = Histogram::with_opts(
+            HistogramOpts::new(
+                "store_flush_appends",
+                "Appends one group commit of the event store made durable together",
+            )
+            .buckets(vec![1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0]),
+        )?;
         registry.register(Box::new(requests.clone()))?;
         registry.register(Box::new(latency.clone()))?;
         registry.register(Box::new(commands.clone()))?;
         registry.register(Box::new(command_latency.clone()))?;
         registry.register(Box::new(store_append.clone()))?;
+        registry.register(Box::new(store_flush.clone()))?;
+        registry.register(Box::new(store_flush_appends.clone()))?;
         let process = Registry::new();
         #[cfg(target_os = "linux")]
         process.register(Box::new(prometheus::process_collector::ProcessCollector::for_self()))?;
-        Ok(Self { registry, process, requests, latency, commands, command_latency, store_append })
+        Ok(Self {
+            registry,
+            process,
+            requests,
+            latency,
+            commands,
+            command_latency,
+            store_append,
+            store_flush,
+            store_flush_appends,
+        })
+    }
+
+    /// What the store's writer calls after each group commit.
+    pub fn commit_observer(&self) -> herald_store::CommitObserver {
+        let (duration, appends) = (self.store_flush.clone(), self.store_flush_appends.clone());
+        std::sync::Arc::new(move |commit: herald_store::GroupCommit| {
+            duration.observe(commit.duration.as_secs_f64());
+            appends.observe(commit.appends as f64);
+        })
     }
 
     /// The text exposition format, with the log's and the read models' positions.

@@ -71,6 +71,7 @@ impl Application {
             println!("herald: generated admin token (shown only this once, keep it safe):\n  {token}");
         }
         let metrics = Metrics::new()?;
+        store.observe_commits(metrics.commit_observer());
         let state = web::Data::new(AppState {
             service: Service::new(store.clone(), catalog.clone()).timing_appends(metrics.store_append.clone()),
             tokens,

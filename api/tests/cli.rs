@@ -215,6 +215,22 @@ fn while_the_server_runs_the_command_line_goes_through_it() {
     let report: serde_json::Value = serde_json::from_slice(&one.stdout).expect("a JSON report");
     assert_eq!(report["result"], "verified", "{report}");
 
+    // A backup while it runs, restored into a new log that verifies.
+    let backup = dir.path().with_extension("backup.ndjson.gz");
+    let backup_arg = backup.to_str().expect("a UTF-8 path");
+    let refused = herald(&["export", backup_arg, "--url", &url], dir.path());
+    assert!(!refused.status.success() && !backup.exists(), "no token, no backup");
+    let exported = herald(&["export", backup_arg, "--url", &url, "--token", "hrd_cli-test-admin"], dir.path());
+    let stdout = String::from_utf8_lossy(&exported.stdout);
+    assert!(exported.status.success(), "{stdout}{}", String::from_utf8_lossy(&exported.stderr));
+    assert!(stdout.contains("checksum verified"), "{stdout}");
+    let restored = tempfile::tempdir().expect("temp dir");
+    let imported = herald(&["import", backup_arg], restored.path());
+    assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
+    let verified = herald(&["verify", "--all"], restored.path());
+    assert!(String::from_utf8_lossy(&verified.stdout).contains("2 streams: 2 verified"), "{verified:?}");
+    let _ = std::fs::remove_file(&backup);
+
     let other = tempfile::tempdir().expect("temp dir");
     let busy = herald(&["serve", "--port", &port.to_string()], other.path());
     let stderr = String::from_utf8_lossy(&busy.stderr);
@@ -223,4 +239,34 @@ fn while_the_server_runs_the_command_line_goes_through_it() {
 
     let _ = server.kill();
     let _ = server.wait();
+}
+
+#[test]
+fn each_subcommand_lists_only_its_own_options() {
+    let help = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_herald")).args(args).output().expect("herald runs");
+        assert!(output.status.success(), "{args:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let verify = help(&["verify", "--help"]);
+    assert!(verify.contains("--campaign") && verify.contains("--data-dir"), "{verify}");
+    for serving in ["--port", "--bind", "--cors-origin", "--admin-token", "--max-live-readers"] {
+        assert!(!verify.contains(serving), "verify --help lists {serving}: {verify}");
+    }
+    let serve = help(&["serve", "--help"]);
+    assert!(serve.contains("--port") && serve.contains("--data-dir"), "{serve}");
+    assert!(!serve.contains("--campaign"), "{serve}");
+    let openapi = help(&["openapi", "--help"]);
+    assert!(!openapi.contains("--data-dir"), "{openapi}");
+}
+
+#[test]
+fn herald_rebuild_folds_the_log_and_saves_the_read_models() {
+    let (dir, _) = two_battles();
+    let output = herald(&["rebuild"], dir.path());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("of 2 streams") && stdout.contains("read models saved"), "{stdout}");
+    let saved = std::fs::read_dir(dir.path().join("read-models")).expect("saved").count();
+    assert!(saved > 0, "a snapshot file in read-models/");
 }

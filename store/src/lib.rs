@@ -138,6 +138,14 @@ pub trait EventStore: Send + Sync + 'static {
     /// A watch on the head position of `$all`, for async live subscriptions.
     fn watch_head(&self) -> tokio::sync::watch::Receiver<Option<u64>>;
 
+    /// Have `observer` called after each group commit that wrote something (the server's
+    /// `herald_store_flush_duration_seconds`). Once per store; answers whether it was installed
+    /// (a backend without group commit answers `false`).
+    fn observe_commits(&self, observer: CommitObserver) -> bool {
+        let _ = observer;
+        false
+    }
+
     /// A blocking subscription to `$all` that starts at position `from`, catches up and follows.
     fn subscribe_all(&self, from: u64) -> Subscription<'_>
     where

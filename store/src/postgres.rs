@@ -66,6 +66,8 @@ pub struct PostgresStore {
     head: Arc<watch::Sender<Option<u64>>>,
     listener: tokio::task::JoinHandle<()>,
     applied: Vec<i32>,
+    /// Told what each group commit cost.
+    commits: crate::CommitObservers,
 }
 
 pub(crate) fn backend(error: tokio_postgres::Error) -> StoreError {
@@ -136,8 +138,9 @@ impl PostgresStore {
         };
         let head = Arc::new(watch::channel(head).0);
         let listener = runtime.spawn(listener::run(config, pool.clone(), channel.clone(), head.clone()))?;
-        let writer = writer::Handle::spawn(&runtime, pool.clone(), channel, head.clone())?;
-        Ok(Self { pool, runtime, writer: Some(writer), head, listener, applied })
+        let commits = crate::CommitObservers::default();
+        let writer = writer::Handle::spawn(&runtime, pool.clone(), channel, head.clone(), commits.clone())?;
+        Ok(Self { pool, runtime, writer: Some(writer), head, listener, applied, commits })
     }
 
     /// The schema migrations this connection applied (none when the schema was current).
@@ -224,6 +227,10 @@ impl EventStore for PostgresStore {
 
     fn watch_head(&self) -> tokio::sync::watch::Receiver<Option<u64>> {
         self.head.subscribe()
+    }
+
+    fn observe_commits(&self, observer: crate::CommitObserver) -> bool {
+        self.commits.set(observer)
     }
 
     fn put_secret(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {

@@ -51,6 +51,8 @@ pub(crate) struct Shared {
     pub(crate) visible: AtomicU64,
     /// The same head, for async subscribers.
     pub(crate) head: tokio::sync::watch::Sender<Option<u64>>,
+    /// Told what each group flush cost.
+    pub(crate) commits: crate::CommitObservers,
 }
 
 impl Shared {
@@ -100,6 +102,7 @@ impl SledStore {
         let shared = Arc::new(Shared {
             visible: AtomicU64::new(head.map_or(0, |h| h + 1)),
             head: tokio::sync::watch::channel(head).0,
+            commits: crate::CommitObservers::default(),
         });
         let syncs = Arc::new(AtomicU64::new(0));
         let syncer = sync::Syncer::open(path, durability, syncs.clone()).map_err(backend)?;
@@ -240,6 +243,10 @@ impl EventStore for SledStore {
 
     fn watch_head(&self) -> tokio::sync::watch::Receiver<Option<u64>> {
         self.shared.head.subscribe()
+    }
+
+    fn observe_commits(&self, observer: crate::CommitObserver) -> bool {
+        self.shared.commits.set(observer)
     }
 
     fn put_secret(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {

@@ -272,3 +272,40 @@ pub struct StoredCommand {
     /// Position in `$all` of its first event.
     pub first_position: u64,
 }
+
+/// What one group commit cost, for metrics: how long making its batch durable took (sled: the
+/// flush and the `fsync`; PostgreSQL: the transaction) and how many appends it held.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GroupCommit {
+    /// From the start of the flush (or transaction) until the batch was durable.
+    pub duration: std::time::Duration,
+    /// Append requests the batch answered.
+    pub appends: usize,
+}
+
+/// Called by the store's writer after each group commit that wrote something.
+pub type CommitObserver = std::sync::Arc<dyn Fn(GroupCommit) + Send + Sync>;
+
+/// Where a store keeps its [`CommitObserver`]: set once, read by the writer after each commit.
+#[derive(Clone, Default)]
+pub struct CommitObservers(std::sync::Arc<std::sync::OnceLock<CommitObserver>>);
+
+impl CommitObservers {
+    /// Install `observer`; a second call changes nothing and answers `false`.
+    pub fn set(&self, observer: CommitObserver) -> bool {
+        self.0.set(observer).is_ok()
+    }
+
+    /// Report `commit` to the observer, if any.
+    pub fn report(&self, commit: GroupCommit) {
+        if let Some(observer) = self.0.get() {
+            observer(commit);
+        }
+    }
+}
+
+impl std::fmt::Debug for CommitObservers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CommitObservers").field("set", &self.0.get().is_some()).finish()
+    }
+}

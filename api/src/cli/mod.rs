@@ -11,7 +11,13 @@ use crate::store::StoreLocation;
 
 /// Herald: an event-sourced referee service for tabletop wargame campaigns.
 #[derive(Debug, Parser)]
-#[command(name = "herald", version, about = "Herald: an event-sourced referee service for tabletop wargame campaigns")]
+#[command(
+    name = "herald",
+    version,
+    about = "Herald: an event-sourced referee service for tabletop wargame campaigns",
+    // `herald --port 8080` serves; a subcommand takes its own options after its name.
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     /// What to do (default: serve).
     #[command(subcommand)]
@@ -25,18 +31,23 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the HTTP server (the default).
-    Serve,
+    Serve(ServeArgs),
     /// Print the OpenAPI document to stdout.
     Openapi,
-    /// Re-run every stored command of a stream, of a campaign and its battles, or of every
-    /// stream, and compare the events each produces with the stored ones. Exit status: 0 all
-    /// verified (or partially: keys still sealed), 2 a stream differs, 1 one could not be verified.
+    /// Replay a stream, a campaign with its battles, or every stream, and compare with the log.
+    ///
+    /// Re-runs every stored command and compares the events it produces with the stored ones.
+    /// Exit status: 0 all verified (or partially: keys still sealed), 2 a stream differs, 1 one
+    /// could not be verified.
     ///
     /// Without `--url` it opens the log itself (stop the server first: sled lets one process open
     /// it) and may use the sealed seeds like a judge; with `--url` it goes through a running
     /// server's API and sees what `--token` may see.
     #[command(group(clap::ArgGroup::new("what").required(true).args(["stream", "campaign", "all"])))]
     Verify {
+        /// Where the event log is (without `--url`).
+        #[command(flatten)]
+        log: LogArgs,
         /// One stream, e.g. `battle-0193…` or `campaign-0193…`.
         stream: Option<String>,
         /// A campaign (its UUID or stream name) and every battle stream it announced.
@@ -53,59 +64,60 @@ pub enum Command {
         token: Option<String>,
     },
     /// Bring a PostgreSQL log's schema up to this build's version (`serve` does it too) and exit.
-    Migrate,
-    /// Write the whole log (`$all`, commands, secrets) to a gzipped, checksummed NDJSON file:
-    /// the backup of a sled log, and the way to move a log to PostgreSQL and back.
+    Migrate(LogArgs),
+    /// Back up the whole log to a gzipped, checksummed NDJSON file.
+    ///
+    /// Every event of `$all`, every stored command and every secret: the backup of a sled log,
+    /// and the way to move a log to PostgreSQL and back.
+    ///
+    /// Without `--url` it opens the log itself (stop the server first: sled lets one process open
+    /// it; PostgreSQL any time); with `--url` a running server writes it (`GET /v1/export`, an
+    /// admin token of the host in `--token` or `HERALD_TOKEN`) and the file's checksum is checked
+    /// once it is here.
     Export {
         /// The file to write, e.g. `herald-2026-11-23.ndjson.gz`.
         file: PathBuf,
+        /// Where the event log is (without `--url`).
+        #[command(flatten)]
+        log: LogArgs,
+        /// Back up through a running server, e.g. `http://127.0.0.1:8080`.
+        #[arg(long)]
+        url: Option<String>,
+        /// An admin token of the host, for `--url`.
+        #[arg(long, env = "HERALD_TOKEN", hide_env_values = true)]
+        token: Option<String>,
     },
-    /// Load an export into an empty log (`--store` or `--data-dir`), then read it back and
-    /// compare it with the file.
+    /// Restore an export into an empty log, then read it back and compare it with the file.
     Import {
         /// The file `herald export` wrote.
         file: PathBuf,
+        /// The empty log to load it into.
+        #[command(flatten)]
+        log: LogArgs,
     },
+    /// Fold the whole log into fresh read models and save them for the next start.
+    ///
+    /// Replaces what a server saved: after an upgrade that folds differently, or when the saved
+    /// read models are in doubt. Stop the server first (sled lets one process open a log).
+    Rebuild(LogArgs),
 }
 
-/// Options of the server, each also settable by environment variable or config file.
+/// Where the event log is, each also settable by environment variable or config file.
 #[derive(Debug, Clone, clap::Args)]
-pub struct ServeArgs {
+pub struct LogArgs {
     /// TOML config file (see deploy/herald.example.toml).
-    #[arg(long, env = "HERALD_CONFIG", global = true)]
+    #[arg(long, env = "HERALD_CONFIG")]
     pub config: Option<PathBuf>,
     /// Directory of the sled event log [default: ./data].
-    #[arg(long, env = "HERALD_DATA_DIR", global = true)]
+    #[arg(long, env = "HERALD_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
     /// The event log when not sled in --data-dir: `postgres://user:password@host:port/database`
     /// (one database several instances share) or `sled:PATH`.
-    #[arg(long, env = "HERALD_STORE", hide_env_values = true, global = true)]
+    #[arg(long, env = "HERALD_STORE", hide_env_values = true)]
     pub store: Option<String>,
-    /// Address to listen on [default: 127.0.0.1].
-    #[arg(long, env = "HERALD_BIND", global = true)]
-    pub bind: Option<std::net::IpAddr>,
-    /// Port to listen on; 0 picks a free port [default: 8080].
-    #[arg(long, env = "HERALD_PORT", global = true)]
-    pub port: Option<u16>,
-    /// Admin bearer token; generated and printed once on first start when unset.
-    #[arg(long, env = "HERALD_ADMIN_TOKEN", hide_env_values = true, global = true)]
-    pub admin_token: Option<String>,
-    /// Log format.
-    #[arg(long, env = "HERALD_LOG_FORMAT", global = true)]
-    pub log_format: Option<LogFormat>,
-    /// Live event streams open at once, in all [default: 512].
-    #[arg(long, env = "HERALD_MAX_LIVE_READERS", global = true)]
-    pub max_live_readers: Option<usize>,
-    /// Who may read /metrics [default: public].
-    #[arg(long, env = "HERALD_METRICS", global = true)]
-    pub metrics: Option<crate::config::MetricsExposure>,
-    /// An origin a browser app may call the API from (CORS), e.g. `https://maps.example.org`;
-    /// repeat for several (comma-separated in the environment variable) [default: none].
-    #[arg(long = "cors-origin", env = "HERALD_CORS_ORIGINS", value_delimiter = ',', global = true)]
-    pub cors_origins: Vec<String>,
 }
 
-impl ServeArgs {
+impl LogArgs {
     /// Settings from defaults, the config file, then flags and environment.
     pub fn settings(&self) -> anyhow::Result<Settings> {
         let mut settings = match &self.config {
@@ -118,6 +130,44 @@ impl ServeArgs {
         if let Some(store) = &self.store {
             settings.store = Some(store.clone());
         }
+        Ok(settings)
+    }
+}
+
+/// Options of the server, each also settable by environment variable or config file.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// Where the event log is.
+    #[command(flatten)]
+    pub log: LogArgs,
+    /// Address to listen on [default: 127.0.0.1].
+    #[arg(long, env = "HERALD_BIND")]
+    pub bind: Option<std::net::IpAddr>,
+    /// Port to listen on; 0 picks a free port [default: 8080].
+    #[arg(long, env = "HERALD_PORT")]
+    pub port: Option<u16>,
+    /// Admin bearer token; generated and printed once on first start when unset.
+    #[arg(long, env = "HERALD_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// Log format.
+    #[arg(long, env = "HERALD_LOG_FORMAT")]
+    pub log_format: Option<LogFormat>,
+    /// Live event streams open at once, in all [default: 512].
+    #[arg(long, env = "HERALD_MAX_LIVE_READERS")]
+    pub max_live_readers: Option<usize>,
+    /// Who may read /metrics [default: public].
+    #[arg(long, env = "HERALD_METRICS")]
+    pub metrics: Option<crate::config::MetricsExposure>,
+    /// An origin a browser app may call the API from (CORS), e.g. `https://maps.example.org`;
+    /// repeat for several (comma-separated in the environment variable) [default: none].
+    #[arg(long = "cors-origin", env = "HERALD_CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
+}
+
+impl ServeArgs {
+    /// Settings from defaults, the config file, then flags and environment.
+    pub fn settings(&self) -> anyhow::Result<Settings> {
+        let mut settings = self.log.settings()?;
         if let Some(bind) = self.bind {
             settings.bind = bind;
         }
@@ -146,23 +196,26 @@ impl ServeArgs {
 /// Parse the command line and run it.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => serve(&cli.serve),
-        Command::Openapi => {
+    let result = match cli.command {
+        None => serve(&cli.serve),
+        Some(Command::Serve(args)) => serve(&args),
+        Some(Command::Openapi) => {
             println!("{}", crate::openapi::spec_json());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Verify { stream, campaign, all, url, token } => {
+        Some(Command::Verify { log, stream, campaign, all, url, token }) => {
             let target = match (stream, campaign, all) {
                 (Some(stream), ..) => verify::Target::Stream(stream),
                 (None, Some(campaign), _) => verify::Target::Campaign(campaign),
                 (None, None, _) => verify::Target::All,
             };
-            verify::run(&cli.serve, target, url.as_deref(), token.as_deref())
+            verify::run(&log, target, url.as_deref(), token.as_deref())
         }
-        Command::Migrate => migrate(&cli.serve),
-        Command::Export { file } => move_log(&cli.serve, &file, true),
-        Command::Import { file } => move_log(&cli.serve, &file, false),
+        Some(Command::Migrate(log)) => migrate(&log),
+        Some(Command::Export { file, url: Some(url), token, .. }) => download(&url, token.as_deref(), &file),
+        Some(Command::Export { file, log, url: None, .. }) => move_log(&log, &file, true),
+        Some(Command::Import { file, log }) => move_log(&log, &file, false),
+        Some(Command::Rebuild(log)) => rebuild(&log),
     };
     result.unwrap_or_else(|error| {
         eprintln!("herald: {error:#}");
@@ -183,7 +236,7 @@ fn serve(args: &ServeArgs) -> anyhow::Result<ExitCode> {
 
 /// Open the log the settings name for `what` (a subcommand), saying what to do when a running
 /// server holds it.
-fn open_store(args: &ServeArgs, what: &str) -> anyhow::Result<std::sync::Arc<dyn herald_store::EventStore>> {
+fn open_store(args: &LogArgs, what: &str) -> anyhow::Result<std::sync::Arc<dyn herald_store::EventStore>> {
     let location = StoreLocation::from_settings(&args.settings()?)?;
     location.open().map_err(|error| {
         let locked = error
@@ -201,7 +254,7 @@ fn open_store(args: &ServeArgs, what: &str) -> anyhow::Result<std::sync::Arc<dyn
     })
 }
 
-fn migrate(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+fn migrate(args: &LogArgs) -> anyhow::Result<ExitCode> {
     let location = StoreLocation::from_settings(&args.settings()?)?;
     let applied = location
         .migrate()
@@ -216,8 +269,90 @@ fn migrate(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `herald export --url`: a running server writes the export and it is downloaded beside `file`,
+/// checked (checksum and structure), then moved into place, so a broken download never takes the
+/// name of a backup.
+fn download(url: &str, token: Option<&str>, file: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use anyhow::Context as _;
+    let token = token.context("--url needs an admin token of the host: --token or HERALD_TOKEN")?;
+    let address = format!("{}/v1/export", url.trim_end_matches('/'));
+    let started = std::time::Instant::now();
+    let mut response = reqwest::blocking::Client::builder()
+        .timeout(None)
+        .build()?
+        .get(&address)
+        .bearer_auth(token)
+        .send()
+        .with_context(|| format!("GET {address} (is the server running there?)"))?;
+    if !response.status().is_success() {
+        let status = response.status();
+        let body: serde_json::Value = response.json().unwrap_or_default();
+        anyhow::bail!("GET {address}: {status}: {}", body.get("detail").and_then(|d| d.as_str()).unwrap_or(""));
+    }
+    let directory = file.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let mut partial = tempfile::NamedTempFile::new_in(directory)
+        .with_context(|| format!("create a file in {}", directory.display()))?;
+    let bar = indicatif::ProgressBar::new(response.content_length().unwrap_or(0));
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("export {bar:40} {bytes}/{total_bytes} ({bytes_per_sec})")
+    {
+        bar.set_style(style);
+    }
+    std::io::copy(&mut response, &mut bar.wrap_write(partial.as_file_mut())).context("download the export")?;
+    bar.finish_and_clear();
+    partial.as_file().sync_all()?;
+    let counts = crate::archive::check(partial.path()).context("the downloaded export does not check out")?;
+    partial.persist(file).with_context(|| format!("write {}", file.display()))?;
+    println!(
+        "exported {} events, {} commands, {} secrets ({url} -> {}) in {:.1} s; checksum verified",
+        counts.events,
+        counts.commands,
+        counts.secrets,
+        file.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `herald rebuild`: fold the whole log into fresh read models, with a progress bar, and save
+/// them where a server looks for them; nothing is saved when some events cannot be folded.
+fn rebuild(args: &LogArgs) -> anyhow::Result<ExitCode> {
+    let settings = args.settings()?;
+    let location = StoreLocation::from_settings(&settings)?;
+    let store = open_store(args, "rebuild")?;
+    let started = std::time::Instant::now();
+    let head = store.head_position()?.map_or(0, |position| position + 1);
+    let bar = indicatif::ProgressBar::new(head);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("rebuild {bar:40} {pos}/{len} events ({per_sec}, {eta} left)")
+    {
+        bar.set_style(style);
+    }
+    let catalog = herald_projections::Catalog::new();
+    catalog.catch_up_reporting(store.as_ref(), &mut |folded| bar.set_position(folded))?;
+    bar.finish_and_clear();
+    let undecodable = catalog.undecodable();
+    if !undecodable.is_empty() {
+        eprintln!(
+            "herald: the read models cannot fold the events at positions {undecodable:?} (GET /readyz names them \
+             too): nothing saved"
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    let dir = crate::snapshots::dir_for(&location, &settings.data_dir);
+    crate::snapshots::Snapshots::new(dir.clone()).save(store.as_ref(), &catalog)?;
+    println!(
+        "folded {} events of {} streams in {:.1} s; read models saved in {}",
+        catalog.folded(),
+        catalog.streams().len(),
+        started.elapsed().as_secs_f64(),
+        dir.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `herald export` (`exporting`) or `herald import`.
-fn move_log(args: &ServeArgs, file: &std::path::Path, exporting: bool) -> anyhow::Result<ExitCode> {
+fn move_log(args: &LogArgs, file: &std::path::Path, exporting: bool) -> anyhow::Result<ExitCode> {
     let location = StoreLocation::from_settings(&args.settings()?)?;
     let store = open_store(args, if exporting { "export" } else { "import" })?;
     let started = std::time::Instant::now();

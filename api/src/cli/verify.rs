@@ -13,7 +13,7 @@ use herald_store::EventStore;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
 
-use super::ServeArgs;
+use super::LogArgs;
 use crate::app::verify::{verify_stream, VerifyError};
 
 /// What to verify.
@@ -53,7 +53,7 @@ trait Source {
 
 /// Run `herald verify`: exit 0 when every stream verified (or partially, keys still sealed), 2
 /// when one differs, 1 when one could not be verified.
-pub fn run(args: &ServeArgs, target: Target, url: Option<&str>, token: Option<&str>) -> anyhow::Result<ExitCode> {
+pub fn run(args: &LogArgs, target: Target, url: Option<&str>, token: Option<&str>) -> anyhow::Result<ExitCode> {
     let source: Box<dyn Source> = match url {
         Some(url) => Box::new(Remote::new(url, token)?),
         None => Box::new(Local::open(args)?),
@@ -171,7 +171,7 @@ struct Local {
 }
 
 impl Local {
-    fn open(args: &ServeArgs) -> anyhow::Result<Self> {
+    fn open(args: &LogArgs) -> anyhow::Result<Self> {
         Ok(Self { store: super::open_store(args, "verify")? })
     }
 }

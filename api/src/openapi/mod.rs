@@ -20,7 +20,7 @@ use utoipa::{
     Modify, OpenApi,
 };
 
-use crate::routes::{battles, campaigns, coalition_battles, events, health, rolls, rulesets, tokens};
+use crate::routes::{backup, battles, campaigns, coalition_battles, events, health, rolls, rulesets, tokens};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -58,7 +58,7 @@ and docs/ in the repository.",
         campaigns::change_screen_name,
         events::all_events, events::stream_events, events::stream_dice, events::verify_stream, events::live_events,
         rolls::judge_roll, tokens::create_token, tokens::list_tokens, tokens::revoke_token, tokens::whoami,
-        health::healthz, health::readyz, health::metrics,
+        health::healthz, health::readyz, health::metrics, backup::export_log,
     ),
     modifiers(&BearerAuth),
     tags(
@@ -68,7 +68,7 @@ and docs/ in the repository.",
         (name = "campaigns", description = "Coalition campaign rounds: map, armies, turns, orders, adjudication, control, judges and sanctions, votes, mercenaries, new players (seed 003 ch. 1–6)"),
         (name = "events", description = "The event log: streams, $all, live events, verification"),
         (name = "auth", description = "Bearer tokens and roles"),
-        (name = "operations", description = "Health, readiness, metrics"),
+        (name = "operations", description = "Health, readiness, metrics, backups"),
     )
 )]
 pub struct ApiDoc;

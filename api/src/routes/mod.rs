@@ -1,5 +1,6 @@
 //! HTTP routes under `/v1`, plus health, metrics, the OpenAPI document, Swagger UI and the viewer.
 
+pub mod backup;
 pub mod battles;
 pub mod campaigns;
 pub mod coalition_battles;
@@ -44,6 +45,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(
             web::scope("/v1")
                 .service(rulesets::list_rulesets)
+                .service(backup::export_log)
                 .service(battles::create_battle)
                 .service(battles::list_battles)
                 .service(battles::get_battle)

@@ -47,11 +47,12 @@ impl Handle {
         pool: Pool,
         channel: String,
         head: Arc<watch::Sender<Option<u64>>>,
+        commits: crate::CommitObservers,
     ) -> Result<Self, StoreError> {
         let (queue, jobs) = mpsc::unbounded_channel();
         let (finish, finished) = crossbeam_channel::bounded(1);
         runtime.spawn(async move {
-            run(pool, channel, head, jobs).await;
+            run(pool, channel, head, commits, jobs).await;
             let _ = finish.send(());
         })?;
         Ok(Self { queue: Some(queue), finished })
@@ -95,6 +96,7 @@ async fn run(
     pool: Pool,
     channel: String,
     head: Arc<watch::Sender<Option<u64>>>,
+    commits: crate::CommitObservers,
     mut jobs: mpsc::UnboundedReceiver<Job>,
 ) {
     while let Some(first) = jobs.recv().await {
@@ -111,11 +113,13 @@ async fn run(
         }
         let (mut requests, replies): (Vec<AppendRequest>, Vec<Reply>) =
             batch.into_iter().map(|job| (job.request, job.reply)).unzip();
+        let started = std::time::Instant::now();
         let (results, last) = match commit(&pool, &channel, &mut requests).await {
             Ok(done) => done,
             Err(error) => (requests.iter().map(|_| Err(error.clone())).collect(), None),
         };
         if last.is_some() {
+            commits.report(crate::GroupCommit { duration: started.elapsed(), appends: requests.len() });
             super::listener::publish(&head, last);
         }
         for (reply, result) in replies.into_iter().zip(results) {

@@ -38,12 +38,17 @@ pub(crate) fn run(db: sled::Db, mut syncer: Syncer, shared: Arc<Shared>, batches
         let mut group = vec![first];
         group.extend(batches.try_iter());
         let flushed = if group.iter().any(|flush| flush.wrote && flush.committed.is_ok()) {
-            db.flush()
+            let started = std::time::Instant::now();
+            let flushed = db
+                .flush()
                 .map(drop)
                 .map_err(|e| StoreError::Backend(format!("flush failed, durability unknown: {e}")))
                 .and_then(|()| {
                     syncer.sync().map_err(|e| StoreError::Backend(format!("fsync failed, durability unknown: {e}")))
-                })
+                });
+            let appends = group.iter().map(|flush| flush.replies.len()).sum();
+            shared.commits.report(crate::GroupCommit { duration: started.elapsed(), appends });
+            flushed
         } else {
             Ok(())
         };

@@ -57,6 +57,14 @@ async fn metrics_count_requests_and_commands_and_readiness_reports_the_projectio
     assert_eq!(commands("assign_strategy_bonus"), Some(1), "a refused command is timed too: {text}");
     // One append per command the rules accepted, until durable.
     assert!(text.contains("herald_store_append_duration_seconds_count 2\n"), "{text}");
+    // Group commits: at least one flush, and no more than one per append (tokens' included).
+    let flushes = text
+        .lines()
+        .find_map(|l| l.strip_prefix("herald_store_flush_duration_seconds_count "))
+        .and_then(|n| n.parse::<u64>().ok())
+        .expect("flushes counted");
+    assert!((1..=6).contains(&flushes), "{flushes} flushes: {text}");
+    assert!(text.contains("herald_store_flush_appends_bucket"), "{text}");
     // The process: CPU, memory, file descriptors, under their standard names.
     for process in ["process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds"] {
         assert!(text.lines().any(|l| l.starts_with(process)), "{process}: {text}");
