@@ -345,6 +345,45 @@ fn strip_position(error: &serde_json::Error) -> String {
     }
 }
 
+/// A query string, like `web::Query`, that answers one which does not fit `T` with a 400 naming
+/// the parameter (`query parameter `limit`: invalid digit found in string`): actix's own
+/// extractor loses which parameter failed, and a client should not have to guess.
+#[derive(Debug)]
+pub struct Query<T>(pub T);
+
+impl<T> Query<T> {
+    /// The parameters.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Query<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: serde::de::DeserializeOwned> actix_web::FromRequest for Query<T> {
+    type Error = actix_web::Error;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let pairs = form_urlencoded::parse(req.query_string().as_bytes());
+        let parsed = serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(pairs));
+        std::future::ready(parsed.map(Query).map_err(|error| {
+            let parameter = pointer_of(error.path());
+            let detail = match parameter.strip_prefix('/') {
+                Some(name) => format!("query parameter `{name}`: {}", error.inner()),
+                // An unknown parameter: serde names it in the message.
+                None => format!("invalid query string: {}", error.inner()),
+            };
+            ApiError::Malformed(detail).into()
+        }))
+    }
+}
+
 /// Query-string errors as 400 problems.
 pub fn query_config() -> actix_web::web::QueryConfig {
     actix_web::web::QueryConfig::default()

@@ -41,6 +41,21 @@ export async function getJSON(path, options) {
   return (await request(path, 'application/json', options)).json();
 }
 
+/**
+ * Every item of a paged list (`/v1/battles`, `/v1/campaigns`, …), following its
+ * `Link: <…>; rel="next"` headers page by page (docs/API.md "Paging").
+ */
+export async function getAll(path, options) {
+  const items = [];
+  let next = path;
+  while (next) {
+    const response = await request(next, 'application/json', options);
+    items.push(...(await response.json()));
+    next = /<([^>]*)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1] ?? null;
+  }
+  return items;
+}
+
 /** GET a text document (SVG pictures, text reports). */
 export async function getText(path, accept = 'image/svg+xml', options) {
   return (await request(path, accept, options)).text();

@@ -4,7 +4,7 @@
 // live updates while the battle goes on. Nothing here names a ruleset: the picture's file name
 // comes from `GET /v1/rulesets`, the view is drawn generically.
 
-import { getJSON, getText, streamEvents, rulesetList } from './api.js';
+import { getAll, getJSON, getText, streamEvents, rulesetList } from './api.js';
 import { h, fill, problem, value, svg, when, die } from './render.js';
 import { title, summary, headline, commands, actor, diceIn } from './describe.js';
 import { timeline } from './timeline.js';
@@ -18,7 +18,7 @@ export async function mount(main, id, params) {
   const battleId = stream.slice('battle-'.length);
   const from = await headPosition();
   const [current, rulesets, listing] = await Promise.all([
-    getJSON(`/v1/battles/${battleId}`), rulesetList(), getJSON('/v1/battles'),
+    getJSON(`/v1/battles/${battleId}`), rulesetList(), getAll('/v1/battles'),
   ]);
   const ruleset = rulesets.find((r) => r.id === current.ruleset && r.kind === 'battle');
   const line = listing.find((b) => b.stream === stream);
@@ -202,7 +202,7 @@ export async function mount(main, id, params) {
     pending = setTimeout(async () => {
       try {
         events = await streamEvents(stream);
-        const [fresh] = await Promise.all([getJSON('/v1/battles')]);
+        const [fresh] = await Promise.all([getAll('/v1/battles')]);
         Object.assign(line ?? {}, fresh.find((b) => b.stream === stream) ?? {});
         refresh();
         scrubber.extend(events.length - 1, marks());

@@ -3,7 +3,7 @@
 // Judge's report of the turn shown beside it, and an army's troops by slot, losses by day, day
 // counts and controller history at the version shown. Follows the live feed.
 
-import { getJSON, getText, streamEvents } from './api.js';
+import { getAll, getJSON, getText, streamEvents } from './api.js';
 import { h, fill, problem, svg, count, humanize, value, when } from './render.js';
 import { title, summary, headline } from './describe.js';
 import { timeline } from './timeline.js';
@@ -60,7 +60,7 @@ export async function mount(main, id, params) {
   });
 
   const armiesAt = (version) => {
-    if (!cache.armies.has(version)) cache.armies.set(version, getJSON(`/v1/campaigns/${campaignId}/armies?at=${version}`));
+    if (!cache.armies.has(version)) cache.armies.set(version, getAll(`/v1/campaigns/${campaignId}/armies?at=${version}`));
     return cache.armies.get(version);
   };
   const reportOf = (turn) => {

@@ -1,7 +1,7 @@
 // The first page: every campaign round and every battle of every registered ruleset, each a
 // link to its page, refreshed live as streams are created or move on.
 
-import { getJSON, rulesetList } from './api.js';
+import { getAll, rulesetList } from './api.js';
 import { h, fill, problem, humanize } from './render.js';
 import { follow } from './live.js';
 
@@ -15,7 +15,7 @@ export async function mount(main) {
 
   const load = async () => {
     try {
-      const [rounds, fights, rulesets] = await Promise.all([getJSON('/v1/campaigns'), getJSON('/v1/battles'), rulesetList()]);
+      const [rounds, fights, rulesets] = await Promise.all([getAll('/v1/campaigns'), getAll('/v1/battles'), rulesetList()]);
       const titles = Object.fromEntries(rulesets.filter((r) => r.kind === 'battle').map((r) => [r.id, r.title]));
       fill(campaigns, h('h2', {}, 'Campaigns'), rounds.length === 0 ? h('p', { class: 'muted' }, 'No campaign yet.') :
         h('table', { class: 'data' },

@@ -91,6 +91,8 @@ fn the_listing_line_and_the_outcome_name_the_sides() {
     let summary = SwiftSwords::summary(&battle.state);
     assert_eq!((summary.status.as_str(), summary.turn, summary.ended), ("countdown", Some(1), false));
     assert_eq!(summary.participants, vec!["heroes".to_string(), "goblins".to_string()]);
+    // The heroes' player, once though she also controls Roland; the goblins are the GM's.
+    assert_eq!(summary.players, ["alice"]);
     let outcome = SwiftSwords::outcome(&battle.state).expect("a tactical ruleset");
     let goblins = outcome.participants.iter().find(|participant| participant.name == "goblins").expect("goblins");
     assert_eq!((goblins.controller.as_str(), goblins.fielded, goblins.lost), ("judge", 2, 0));

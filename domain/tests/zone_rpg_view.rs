@@ -94,6 +94,8 @@ fn the_listing_names_the_factions_the_round_and_the_winner() {
     let summary = ZoneRpg::summary(&fight.state);
     assert_eq!((summary.status.as_str(), summary.turn, summary.ended), ("round", Some(1), false));
     assert_eq!(summary.participants, [PARTY, BANDITS]);
+    // No faction has a player, but alice controls Balthasar: she plays in it.
+    assert_eq!(summary.players, ["alice"]);
     fight.gm(C::EndFight { winner: Some(PARTY.into()), reason: "the bandits flee".into() });
     let summary = ZoneRpg::summary(&fight.state);
     assert_eq!((summary.status.as_str(), summary.ended, summary.winner.as_deref()), ("ended", true, Some(PARTY)));

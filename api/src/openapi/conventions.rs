@@ -25,7 +25,16 @@ const ETAG_READS: &[&str] = &[
 ];
 
 /// The reads paged with a `Link: <…>; rel="next"` header.
-const PAGED: &[&str] = &["all_events", "stream_events"];
+const PAGED: &[&str] = &[
+    "all_events",
+    "stream_events",
+    "list_battles",
+    "list_campaigns",
+    "list_armies",
+    "list_orders",
+    "list_votes",
+    "list_tokens",
+];
 
 /// Add the conventions to every operation of `document`.
 pub fn http_conventions(document: &mut Value) {

@@ -1,7 +1,8 @@
 //! What the server checks of the parameters every route shares, written into the document, so
 //! that nothing it allows is refused as malformed (issue 15): a battle or campaign id in a path
 //! is a UUID or its stream name (`routes/ids.rs`), `If-Match` a stream version, bare or quoted,
-//! `Idempotency-Key` 1 to 200 characters (`routes::command_meta`).
+//! `Idempotency-Key` 1 to 200 characters (`routes::command_meta`); the list filters `campaign` a
+//! campaign id and `ruleset` a registered battle ruleset's id (`GET /v1/battles`).
 
 use serde_json::{json, Value};
 
@@ -20,6 +21,8 @@ pub fn shared_parameters(document: &mut Value) {
                     ("path", "campaign_id") => json!({"pattern": format!("^(campaign-)?{UUID}$")}),
                     ("header", "If-Match") => json!({"pattern": "^(\\*|(W/)?\"?[0-9]{1,19}\"?)$"}),
                     ("header", "Idempotency-Key") => json!({"minLength": 1, "maxLength": 200}),
+                    ("query", "campaign") => json!({"pattern": format!("^(campaign-)?{UUID}$")}),
+                    ("query", "ruleset") => json!({"enum": battle_rulesets()}),
                     _ => continue,
                 };
                 let Some(schema) = parameter.get_mut("schema").and_then(Value::as_object_mut) else { continue };
@@ -29,6 +32,14 @@ pub fn shared_parameters(document: &mut Value) {
             }
         }
     }
+}
+
+/// The ids of the registered battle rulesets, which `GET /v1/battles?ruleset=` takes.
+fn battle_rulesets() -> Vec<&'static str> {
+    herald_domain::registry::all()
+        .filter(|ruleset| ruleset.kind() == herald_domain::StreamKind::Battle)
+        .map(|ruleset| ruleset.id())
+        .collect()
 }
 
 #[cfg(test)]
@@ -50,5 +61,17 @@ mod tests {
             }
         }
         assert!(seen > 40, "{seen} ids in paths");
+    }
+
+    #[test]
+    fn the_battle_list_filters_say_what_they_take() {
+        let document = crate::openapi::spec_value();
+        let parameters = document["paths"]["/v1/battles"]["get"]["parameters"].as_array().cloned().unwrap_or_default();
+        let schema = |name: &str| {
+            parameters.iter().find(|parameter| parameter["name"] == name).map(|parameter| parameter["schema"].clone())
+        };
+        let rulesets = schema("ruleset").map(|schema| schema["enum"].clone());
+        assert!(rulesets.as_ref().and_then(|r| r.as_array()).is_some_and(|r| r.contains(&"warmachine".into())));
+        assert!(schema("campaign").is_some_and(|schema| schema["pattern"].is_string()));
     }
 }

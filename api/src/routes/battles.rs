@@ -13,7 +13,7 @@ use herald_projections::{Entry, EventView};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{blocking, etag, ids::BattleId, state, CommandResponse};
+use super::{blocking, etag, ids::BattleId, paging, state, CommandResponse};
 use crate::{
     app::{
         command_value, ruleset,
@@ -21,7 +21,7 @@ use crate::{
         wrong_ruleset, AtVersion,
     },
     auth::{Authenticated, MaybeAuthenticated},
-    problem::{ApiError, Json, Problem},
+    problem::{ApiError, Json, Problem, Query},
     views::ViewKey,
 };
 
@@ -45,7 +45,7 @@ pub struct AtQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"id": "01936f3e-8f4d-7a31-8a9b-0c64d1f3a002", "stream": "battle-01936f3e-8f4d-7a31-8a9b-0c64d1f3a002",
     "ruleset": "coalition", "rules": "coalition-battle@1", "version": 7, "status": "resolved", "ended": true, "turn": null,
-    "participants": ["Sai Rei", "Plague Host"], "winner": "a"}))]
+    "participants": ["Sai Rei", "Plague Host"], "players": ["alice", "bob"], "winner": "a"}))]
 pub struct BattleSummary {
     /// The battle id.
     pub id: String,
@@ -65,6 +65,10 @@ pub struct BattleSummary {
     pub turn: Option<u32>,
     /// Who takes part, as its ruleset names them: armies, players, factions.
     pub participants: Vec<String>,
+    /// The players acting in it, by name (the `player` of their tokens): the controllers of a
+    /// coalition battle's armies, of warmachine's players, of the factions, sides and figures of
+    /// other rulesets. The GM is not listed.
+    pub players: Vec<String>,
     /// The winner once decided: a side (`a`, `b`) for coalition battles, a player or faction
     /// for tactical rulesets.
     pub winner: Option<String>,
@@ -96,14 +100,7 @@ pub fn creation(kind: StreamKind, body: serde_json::Value) -> Result<Creation, A
     let serde_json::Value::Object(mut fields) = body else {
         return Err(ApiError::Malformed("the body must be a JSON object".into()));
     };
-    let unknown = |id: &str| {
-        let known: Vec<&str> = registry::all().filter(|r| r.kind() == kind).map(|r| r.id()).collect();
-        ApiError::Malformed(format!(
-            "unknown ruleset {id:?}: {} rulesets are {} (GET /v1/rulesets)",
-            kind.prefix(),
-            known.join(", ")
-        ))
-    };
+    let unknown = |id: &str| ApiError::Malformed(unknown_ruleset(kind, id));
     let ruleset = match fields.remove("ruleset") {
         None | Some(serde_json::Value::Null) => registry::default_for(kind).ok_or_else(|| unknown("(none)"))?,
         Some(serde_json::Value::String(id)) => registry::find(kind, &id).ok_or_else(|| unknown(&id))?,
@@ -170,34 +167,98 @@ pub async fn create_battle(
     create_stream(&req, actor, StreamKind::Battle, body.into_inner()).await
 }
 
-/// List battles of every ruleset.
-#[utoipa::path(get, path = "/v1/battles", tag = "battles", operation_id = "list_battles",
-    responses((status = 200, description = "every battle, of every ruleset", body = Vec<BattleSummary>)))]
+/// Which battles to list: a page of them (docs/API.md "Paging"), and filters. Every filter
+/// given must hold.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct BattleQuery {
+    /// Page size, 1–1000 (default 1000).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<u32>,
+    /// Start after the battle with this id (the last `id` of the previous page; the `Link`
+    /// header's `after`). Battles are listed in id order, which is the order they were opened in.
+    pub after: Option<String>,
+    /// Only battles of this ruleset (an `id` of `GET /v1/rulesets` of kind `battle`).
+    pub ruleset: Option<String>,
+    /// Only battles whose `status` is this word, in their ruleset's words (`awaiting_strategies`,
+    /// `resolved` for coalition battles; `activation` for warmachine…).
+    pub status: Option<String>,
+    /// Only battles that are over (`true`) or still running (`false`).
+    pub ended: Option<bool>,
+    /// Only battles one of whose `participants` has this name, exactly: an army of a coalition
+    /// battle, a player of warmachine, a side or faction of other rulesets.
+    pub participant: Option<String>,
+    /// Only battles this player acts in (one of their `players`): a player's token names them.
+    pub player: Option<String>,
+    /// Only the battles this campaign announced (its id, or its stream `campaign-<uuid>`): the
+    /// coalition battles its adjudications announced (seed 003 §3.1).
+    #[param(value_type = Option<String>)]
+    pub campaign: Option<super::ids::CampaignId>,
+}
+
+/// The battles of every ruleset, a page at a time, oldest first.
+#[utoipa::path(get, path = "/v1/battles", tag = "battles", operation_id = "list_battles", params(BattleQuery),
+    responses(
+        (status = 200, description = "a page of battles, of every ruleset (every battle when there are no more than `limit`); `Link: rel=\"next\"` points to the next page", body = Vec<BattleSummary>),
+        (status = 400, description = "a `limit` outside 1–1000 or not a number, an unknown `ruleset`, a malformed `campaign` id, `ended` not `true` or `false`, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`after` names no battle, or `campaign` no campaign", body = Problem, content_type = "application/problem+json"),
+    ))]
 #[get("/battles")]
-pub async fn list_battles(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn list_battles(req: HttpRequest, query: Query<BattleQuery>) -> Result<HttpResponse, ApiError> {
+    let query = query.into_inner();
+    let limit = paging::limit(query.limit, paging::MAX_PAGE)?;
+    if let Some(id) = query.ruleset.as_deref().filter(|id| registry::find(StreamKind::Battle, id).is_none()) {
+        return Err(ApiError::Malformed(format!(
+            "query parameter `ruleset`: {}",
+            unknown_ruleset(StreamKind::Battle, id)
+        )));
+    }
     let app = state(&req)?;
-    let battles: Vec<BattleSummary> = app
-        .service
-        .catalog()
-        .entries(StreamKind::Battle)
-        .into_iter()
-        .filter_map(|(stream, entry)| {
-            let summary = entry.ruleset.summary(entry.state.as_ref())?;
-            Some(BattleSummary {
-                id: stream.trim_start_matches("battle-").to_string(),
-                ruleset: entry.ruleset.id().to_string(),
-                rules: entry.ruleset.rules().to_string(),
-                stream,
-                version: entry.version,
-                status: summary.status,
-                ended: summary.ended,
-                turn: summary.turn,
-                participants: summary.participants,
-                winner: summary.winner,
-            })
+    let catalog = app.service.catalog();
+    let announced = match query.campaign {
+        None => None,
+        Some(campaign) => {
+            let entry = catalog
+                .entry(&campaign.stream())
+                .ok_or_else(|| ApiError::NotFound(format!("no campaign {campaign} (query parameter `campaign`)")))?;
+            let state = entry.state_as::<herald_domain::coalition::campaign::CampaignState>();
+            Some(state.map(|state| state.battles.keys().cloned().collect::<std::collections::BTreeSet<_>>()))
+        }
+    };
+    let battles = catalog.entries(StreamKind::Battle).into_iter().filter_map(|(stream, entry)| {
+        let summary = entry.ruleset.summary(entry.state.as_ref())?;
+        Some(BattleSummary {
+            id: stream.trim_start_matches("battle-").to_string(),
+            ruleset: entry.ruleset.id().to_string(),
+            rules: entry.ruleset.rules().to_string(),
+            stream,
+            version: entry.version,
+            status: summary.status,
+            ended: summary.ended,
+            turn: summary.turn,
+            participants: summary.participants,
+            players: summary.players,
+            winner: summary.winner,
         })
-        .collect();
-    Ok(HttpResponse::Ok().json(battles))
+    });
+    let keep = |battle: &BattleSummary| {
+        query.ruleset.as_ref().is_none_or(|ruleset| battle.ruleset == *ruleset)
+            && query.status.as_ref().is_none_or(|status| battle.status == *status)
+            && query.ended.is_none_or(|ended| battle.ended == ended)
+            && query.participant.as_ref().is_none_or(|name| battle.participants.contains(name))
+            && query.player.as_ref().is_none_or(|name| battle.players.contains(name))
+            && announced.as_ref().is_none_or(|battles| battles.as_ref().is_some_and(|b| b.contains(&battle.stream)))
+    };
+    let after = query.after.as_deref().map(|after| after.trim_start_matches("battle-"));
+    let page = paging::page(battles, |battle| battle.id.clone(), after, limit, keep, "battle")?;
+    Ok(paging::ok_with_link(&req, "after", page.next.as_deref()).json(page.items))
+}
+
+/// What is wrong with a ruleset id that is not one of `kind`'s: it names those that are.
+fn unknown_ruleset(kind: StreamKind, id: &str) -> String {
+    let known: Vec<&str> = registry::all().filter(|r| r.kind() == kind).map(|r| r.id()).collect();
+    format!("unknown ruleset {id:?}: {} rulesets are {} (GET /v1/rulesets)", kind.prefix(), known.join(", "))
 }
 
 /// A battle as the caller may see it, in its ruleset's view; `?at=<version>` for its state as of

@@ -12,7 +12,7 @@ use herald_domain::{
                 self as campaign_view, ArmyView, CampaignView, ControlView, JudgesView, MapView, TurnReport, VoteView,
             },
             voting::VoteSystem,
-            ArmyOrder, BattleResult, CampaignCommand, CampaignState, CoalitionCampaign,
+            ArmyOrder, BattleResult, CampaignCommand, CampaignState, CoalitionCampaign, TurnPhase,
         },
         map::Square,
         orders::{Order, PostedOrder},
@@ -24,11 +24,11 @@ use herald_domain::{
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
-use super::{blocking, command_meta, command_response, etag, ids::CampaignId, state, CommandResponse};
+use super::{blocking, command_meta, command_response, etag, ids::CampaignId, paging, state, CommandResponse};
 use crate::{
     app::{campaign, command_value, decode_events, read_stream_to, ruleset},
     auth::{Authenticated, MaybeAuthenticated},
-    problem::{ApiError, Json, Problem},
+    problem::{ApiError, Json, Problem, Query},
 };
 
 /// Set up a campaign round: the round's set-up (`CampaignSetup`) and optionally `seed`, a root
@@ -370,22 +370,72 @@ pub async fn create_campaign(
     super::battles::create_stream(&req, actor, StreamKind::Campaign, body.into_inner()).await
 }
 
-/// List campaign rounds.
-#[utoipa::path(get, path = "/v1/campaigns", tag = "campaigns",
-    responses((status = 200, description = "every round", body = Vec<CampaignView>)))]
+/// Which campaign rounds to list: a page of them (docs/API.md "Paging"), and filters.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignQuery {
+    /// Page size, 1–1000 (default 1000).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<u32>,
+    /// Start after the round with this id (the UUID of the last `stream` of the previous page, or
+    /// the stream name; the `Link` header's `after`). Rounds are listed in id order, which is
+    /// the order they were set up in.
+    pub after: Option<String>,
+    /// Only rounds whose current turn is in this phase (`phase.phase` in the listing).
+    #[param(inline)]
+    pub status: Option<PhaseFilter>,
+    /// Only rounds that have a winner (`true`) or none yet (`false`).
+    pub ended: Option<bool>,
+}
+
+/// Where a round's current turn stands, as `?status=` filters it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseFilter {
+    /// No turn open.
+    Closed,
+    /// Orders are being posted.
+    Open,
+    /// Locked, waiting for adjudication.
+    Locked,
+}
+
+impl PhaseFilter {
+    fn matches(self, phase: &TurnPhase) -> bool {
+        matches!(
+            (self, phase),
+            (Self::Closed, TurnPhase::Closed)
+                | (Self::Open, TurnPhase::Open { .. })
+                | (Self::Locked, TurnPhase::Locked { .. })
+        )
+    }
+}
+
+/// Campaign rounds, a page at a time, oldest first.
+#[utoipa::path(get, path = "/v1/campaigns", tag = "campaigns", operation_id = "list_campaigns", params(CampaignQuery),
+    responses(
+        (status = 200, description = "a page of rounds (every round when there are no more than `limit`); `Link: rel=\"next\"` points to the next page", body = Vec<CampaignView>),
+        (status = 400, description = "a `limit` outside 1–1000 or not a number, an unknown `status`, `ended` not `true` or `false`, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`after` names no campaign", body = Problem, content_type = "application/problem+json"),
+    ))]
 #[get("/campaigns")]
-pub async fn list_campaigns(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn list_campaigns(req: HttpRequest, query: Query<CampaignQuery>) -> Result<HttpResponse, ApiError> {
+    let query = query.into_inner();
+    let limit = paging::limit(query.limit, paging::MAX_PAGE)?;
     let state = state(&req)?;
-    let views: Vec<CampaignView> = state
-        .service
-        .catalog()
-        .entries(StreamKind::Campaign)
-        .iter()
-        .filter_map(|(stream, entry)| {
-            Some(CampaignView::new(stream, entry.version, entry.state_as::<CampaignState>()?))
-        })
-        .collect();
-    Ok(HttpResponse::Ok().json(views))
+    let rounds = state.service.catalog().entries(StreamKind::Campaign).into_iter().filter_map(|(stream, entry)| {
+        let round = entry.state_as::<CampaignState>()?;
+        Some((round.phase, round.victory.is_some(), CampaignView::new(&stream, entry.version, round)))
+    });
+    let keep = |(phase, ended, _): &(TurnPhase, bool, CampaignView)| {
+        query.status.is_none_or(|status| status.matches(phase)) && query.ended.is_none_or(|wanted| *ended == wanted)
+    };
+    let id = |(_, _, view): &(TurnPhase, bool, CampaignView)| view.stream.trim_start_matches("campaign-").to_string();
+    let after = query.after.as_deref().map(|after| after.trim_start_matches("campaign-"));
+    let page = paging::page(rounds, id, after, limit, keep, "campaign")?;
+    let views: Vec<CampaignView> = page.items.into_iter().map(|(_, _, view)| view).collect();
+    Ok(paging::ok_with_link(&req, "after", page.next.as_deref()).json(views))
 }
 
 /// A round at a glance; `?at=<version>` for any earlier state.
@@ -449,42 +499,100 @@ pub async fn get_map_svg(
     Ok(super::svg_response(&req, svg, version))
 }
 
+/// Which armies to list: `?at=`, a page of them (docs/API.md "Paging"), and filters.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyQuery {
+    /// Stream version to fold up to (inclusive).
+    pub at: Option<u64>,
+    /// Page size, 1–1000 (default 1000).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<u32>,
+    /// Start after the army with this name (the last `name` of the previous page; the `Link`
+    /// header's `after`). Armies are listed by name.
+    pub after: Option<String>,
+    /// Only armies this player is a legal controller of (`controllers`: the control list, seed 003 §5.2.1).
+    pub player: Option<String>,
+    /// Only armies of this team.
+    pub team: Option<Team>,
+}
+
 /// Every living army: troops by slot, losses by day, days counted, location, pending long move,
-/// controllers; `?at=` for any earlier state.
-#[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/armies", tag = "campaigns",
-    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
+/// controllers; `?at=` for any earlier state; a page at a time, by name.
+#[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/armies", tag = "campaigns", operation_id = "list_armies",
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), ArmyQuery),
     responses(
-        (status = 200, description = "the armies", body = Vec<ArmyView>),
-        (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "a page of armies (every army when there are no more than `limit`); `Link: rel=\"next\"` points to the next page", body = Vec<ArmyView>),
+        (status = 400, description = "a `limit` outside 1–1000 or not a number, an unknown `team`, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such campaign or version, or `after` names no army", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/campaigns/{campaign_id}/armies")]
 pub async fn list_armies(
     req: HttpRequest,
     path: web::Path<CampaignId>,
-    query: web::Query<AtQuery>,
+    query: Query<ArmyQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let query = query.into_inner();
+    let limit = paging::limit(query.limit, paging::MAX_PAGE)?;
     let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
-    Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::army_views(&folded)))
+    let keep = |army: &ArmyView| {
+        query.player.as_ref().is_none_or(|player| army.controllers.contains(player))
+            && query.team.is_none_or(|team| army.team == team)
+    };
+    let page = paging::page(
+        campaign_view::army_views(&folded),
+        |army| army.name.clone(),
+        query.after.as_deref(),
+        limit,
+        keep,
+        "army",
+    )?;
+    Ok(paging::ok_with_link(&req, "after", page.next.as_deref()).insert_header(etag(version)).json(page.items))
+}
+
+/// A page of the current turn's orders (docs/API.md "Paging").
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct OrderQuery {
+    /// Page size, 1–1000 (default 1000).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<u32>,
+    /// Start after this order: `<post>-<line>` of the last order of the previous page (the
+    /// `Link` header's `after`). Orders are listed in posting order.
+    pub after: Option<String>,
+}
+
+/// An order's cursor: its post and its line within the post, which name it within a turn.
+fn order_key(order: &PostedOrder) -> String {
+    format!("{}-{}", order.post, order.line)
 }
 
 /// The current turn's orders you may see: orders sent privately are hidden from the other team
 /// until the lock (seed 003 §3.1).
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/orders", tag = "campaigns",
-    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`")),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), OrderQuery),
     responses(
-        (status = 200, description = "the orders", body = Vec<PostedOrder>),
-        (status = 404, description = "no such campaign", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "a page of orders (every order when there are no more than `limit`); `Link: rel=\"next\"` points to the next page", body = Vec<PostedOrder>),
+        (status = 400, description = "a `limit` outside 1–1000 or not a number, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such campaign, or `after` names no order you may see", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/campaigns/{campaign_id}/orders")]
 pub async fn list_orders(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
     path: web::Path<CampaignId>,
+    query: Query<OrderQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let query = query.into_inner();
+    let limit = paging::limit(query.limit, paging::MAX_PAGE)?;
     let campaign = path.into_inner();
     let viewer = super::viewer(&req, actor.as_ref(), &campaign.stream())?;
     let (_, version, current) = load(&req, campaign, None).await?;
-    Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::visible_orders(&current, &viewer)))
+    let orders = campaign_view::visible_orders(&current, &viewer);
+    let page = paging::page(orders, order_key, query.after.as_deref(), limit, |_| true, "order")?;
+    Ok(paging::ok_with_link(&req, "after", page.next.as_deref()).insert_header(etag(version)).json(page.items))
 }
 
 /// A turn's movement update as data (`?format=text` for the forum post a Movement Judge would
@@ -950,22 +1058,42 @@ pub async fn get_control(
 /// The votes and their results as you may see them: who voted what in open votes; in secret
 /// votes only your own choice, and the tally once closed (seed 003 §1.4).
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/votes", tag = "campaigns",
-    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), AtQuery),
+    params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), VoteQuery),
     responses(
-        (status = 200, description = "the votes", body = Vec<VoteView>),
-        (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "a page of votes (every vote when there are no more than `limit`); `Link: rel=\"next\"` points to the next page", body = Vec<VoteView>),
+        (status = 400, description = "a `limit` outside 1–1000 or not a number, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such campaign or version, or `after` names no vote", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/campaigns/{campaign_id}/votes")]
 pub async fn list_votes(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
     path: web::Path<CampaignId>,
-    query: web::Query<AtQuery>,
+    query: Query<VoteQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let query = query.into_inner();
+    let limit = paging::limit(query.limit, paging::MAX_PAGE)?;
     let campaign = path.into_inner();
     let viewer = super::viewer(&req, actor.as_ref(), &campaign.stream())?;
     let (folded, version, _) = load(&req, campaign, query.at).await?;
-    Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::vote_views(&folded, &viewer)))
+    let votes = campaign_view::vote_views(&folded, &viewer);
+    let page = paging::page(votes, |vote| vote.vote.clone(), query.after.as_deref(), limit, |_| true, "vote")?;
+    Ok(paging::ok_with_link(&req, "after", page.next.as_deref()).insert_header(etag(version)).json(page.items))
+}
+
+/// Which votes to list: `?at=` and a page of them (docs/API.md "Paging").
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct VoteQuery {
+    /// Stream version to fold up to (inclusive).
+    pub at: Option<u64>,
+    /// Page size, 1–1000 (default 1000).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<u32>,
+    /// Start after the vote with this id (the last `vote` of the previous page; the `Link`
+    /// header's `after`). Votes are listed by id.
+    pub after: Option<String>,
 }
 
 /// The round's judges, their numbered calls (which an overrule refers to), sanctions and

@@ -137,18 +137,8 @@ impl<'a> Redactor<'a> {
 }
 
 fn page_response(req: &HttpRequest, page: EventPage) -> HttpResponse {
-    let mut response = HttpResponse::Ok();
-    if let Some(next) = page.next {
-        let query: Vec<String> = req
-            .query_string()
-            .split('&')
-            .filter(|pair| !pair.is_empty() && !pair.starts_with("from="))
-            .map(String::from)
-            .chain(std::iter::once(format!("from={next}")))
-            .collect();
-        response.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), query.join("&"))));
-    }
-    response.json(page)
+    let next = page.next.map(|next| next.to_string());
+    super::paging::ok_with_link(req, "from", next.as_deref()).json(page)
 }
 
 /// Every event of every stream (`$all`), in commit order.

@@ -7,6 +7,7 @@ pub mod coalition_battles;
 pub mod events;
 pub mod health;
 pub mod ids;
+pub mod paging;
 pub mod rolls;
 pub mod rulesets;
 pub mod tokens;

@@ -3,19 +3,23 @@
 //! Issuing and revoking are audited on the `tokens` stream (`auth.TokenIssued`,
 //! `auth.TokenRevoked`), which only admins of the host read. docs/AUTH.md has the whole story.
 
-use actix_web::{delete, get, http::header, post, web, HttpRequest, HttpResponse};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use herald_domain::{Role, RuleError};
 use herald_store::{AppendRequest, ExpectedVersion, NewEvent};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{blocking, state};
+use super::{
+    blocking,
+    paging::{self, Page},
+    state,
+};
 use crate::{
     auth::{
         generate_token, require_host_admin, token_of, Authenticated, Scope, TokenRecord, TokenRevoked, TOKENS_STREAM,
     },
-    problem::{ApiError, Problem},
+    problem::{ApiError, Problem, Query},
 };
 
 /// Where token rules are written down (the `rule` of their refusals).
@@ -172,7 +176,7 @@ pub async fn create_token(
 pub struct TokenQuery {
     /// Page size, 1–1000 (default 100).
     #[param(minimum = 1, maximum = 1000)]
-    pub limit: Option<usize>,
+    pub limit: Option<u32>,
     /// Start after the token with this id (the `next` of the previous page).
     pub after: Option<String>,
     /// Only tokens of this role.
@@ -190,15 +194,15 @@ pub struct TokenPage {
     pub next: Option<String>,
 }
 
-const DEFAULT_PAGE: usize = 100;
-const MAX_PAGE: usize = 1000;
+/// Tokens' page size when none is asked for (they were paged before every other list, with 100).
+const DEFAULT_PAGE: u32 = 100;
 
 /// The tokens issued on this host (admin of the host), oldest first, paged.
 #[utoipa::path(get, path = "/v1/tokens", tag = "auth", params(TokenQuery),
     responses(
         (status = 200, description = "a page of tokens; `Link: rel=\"next\"` points to the next", body = TokenPage,
             headers(("Link" = String, description = "`<…?after=…>; rel=\"next\"` when there are more"))),
-        (status = 400, description = "a limit outside 1–1000, or an unknown parameter", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "a limit outside 1–1000 or not a number, an unknown role, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not an admin of the whole host", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`after` names no token", body = Problem, content_type = "application/problem+json"),
@@ -208,43 +212,26 @@ const MAX_PAGE: usize = 1000;
 pub async fn list_tokens(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
-    query: web::Query<TokenQuery>,
+    query: Query<TokenQuery>,
 ) -> Result<HttpResponse, ApiError> {
     require_host_admin(&req, &actor)?;
     let query = query.into_inner();
-    let limit = query.limit.unwrap_or(DEFAULT_PAGE);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(ApiError::Malformed(format!("limit must be 1 to {MAX_PAGE}, not {limit}")));
-    }
+    let limit = paging::limit(query.limit, DEFAULT_PAGE)?;
     let app = state(&req)?;
     let all = blocking(move || app.tokens.list(app.store.as_ref()).map_err(ApiError::internal)).await?;
     let now = Utc::now();
-    let start = match &query.after {
-        None => 0,
-        Some(after) => all
-            .iter()
-            .position(|record| record.id == *after)
-            .map(|at| at + 1)
-            .ok_or_else(|| ApiError::NotFound(format!("no token {after} to list after")))?,
-    };
-    let mut matching = all[start..].iter().filter(|record| {
-        query.role.as_ref().is_none_or(|role| record.role == *role)
-            && (query.inactive.unwrap_or(true) || record.usable_at(now).is_ok())
-    });
-    let tokens: Vec<TokenRecord> = matching.by_ref().take(limit).cloned().collect();
-    let next = tokens.last().filter(|_| matching.next().is_some()).map(|record| record.id.clone());
-    let mut response = HttpResponse::Ok();
-    if let Some(next) = &next {
-        let query: Vec<String> = req
-            .query_string()
-            .split('&')
-            .filter(|pair| !pair.is_empty() && !pair.starts_with("after="))
-            .map(String::from)
-            .chain(std::iter::once(format!("after={next}")))
-            .collect();
-        response.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), query.join("&"))));
-    }
-    Ok(response.json(TokenPage { tokens, next }))
+    let Page { items: tokens, next } = paging::page(
+        all,
+        |record| record.id.clone(),
+        query.after.as_deref(),
+        limit,
+        |record| {
+            query.role.as_ref().is_none_or(|role| record.role == *role)
+                && (query.inactive.unwrap_or(true) || record.usable_at(now).is_ok())
+        },
+        "token",
+    )?;
+    Ok(paging::ok_with_link(&req, "after", next.as_deref()).json(TokenPage { tokens, next }))
 }
 
 /// Revoke a token (admin of the host): it stops working at once on this instance, and on other

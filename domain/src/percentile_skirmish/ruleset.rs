@@ -107,6 +107,7 @@ impl Ruleset for PercentileSkirmish {
             ended: state.ended(),
             turn: Some(state.turn),
             participants: state.participants.iter().map(|p| p.name.clone()).collect(),
+            players: crate::ruleset::players(state.participants.iter().map(|p| Some(&p.controller))),
             winner: state.winner.clone(),
         }
     }

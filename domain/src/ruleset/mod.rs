@@ -35,6 +35,18 @@ pub fn status_word(phase: &impl Serialize) -> String {
     serde_json::to_value(phase).ok().and_then(|value| value.as_str().map(String::from)).unwrap_or_default()
 }
 
+/// Player names, each once, in the order first named, without the absent ones (a side the GM
+/// plays): a listing's `players`.
+pub fn players<'a>(names: impl IntoIterator<Item = Option<&'a String>>) -> Vec<String> {
+    let mut players: Vec<String> = Vec::new();
+    for name in names.into_iter().flatten() {
+        if !players.contains(name) {
+            players.push(name.clone());
+        }
+    }
+    players
+}
+
 /// A schema-1 payload, upcast to schema 2: its tag becomes the envelope's type. Payloads are
 /// upcast when read, never rewritten.
 pub fn upcast_v1_tag(event_type: &str, data: &Value) -> Value {
@@ -96,6 +108,11 @@ pub struct Summary {
     pub turn: Option<u32>,
     /// Who takes part: sides' armies, players, factions.
     pub participants: Vec<String>,
+    /// The players acting in it, by name (the `player` of their tokens), each once: whoever
+    /// controls the participants, or any figure of theirs. The GM, who plays what no player does,
+    /// is not one of them.
+    #[serde(default)]
+    pub players: Vec<String>,
     /// The winner, once decided, as the ruleset names it (a side, a player, a faction).
     pub winner: Option<String>,
 }

@@ -89,6 +89,13 @@ impl Ruleset for SwiftSwords {
             ended: state.ended(),
             turn: Some(state.round),
             participants: state.sides.iter().map(|side| side.name.clone()).collect(),
+            players: crate::ruleset::players(
+                state
+                    .sides
+                    .iter()
+                    .map(|side| side.controller.as_ref())
+                    .chain(state.figures.values().map(|figure| figure.spec.controller.as_ref())),
+            ),
             winner: state.winner.clone(),
         }
     }

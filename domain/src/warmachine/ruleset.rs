@@ -80,6 +80,7 @@ impl Ruleset for Warmachine {
             ended: state.ended(),
             turn: Some(state.turn),
             participants: state.players.iter().map(|player| player.name.clone()).collect(),
+            players: crate::ruleset::players(state.players.iter().map(|player| Some(&player.controller))),
             winner: state.winner.clone(),
         }
     }

@@ -98,6 +98,13 @@ impl Ruleset for ZoneRpg {
             ended: state.ended(),
             turn: Some(state.round),
             participants: state.factions.iter().map(|f| f.name.clone()).collect(),
+            players: crate::ruleset::players(
+                state
+                    .factions
+                    .iter()
+                    .map(|f| f.controller.as_ref())
+                    .chain(state.characters.iter().map(|c| c.spec.controller.as_ref())),
+            ),
             winner: state.winner.clone(),
         }
     }

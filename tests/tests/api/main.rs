@@ -17,6 +17,7 @@ mod http_conventions;
 mod killed;
 mod live;
 mod metrics;
+mod paging;
 mod percentile_skirmish;
 mod registry;
 mod restart;

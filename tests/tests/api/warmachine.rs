@@ -64,7 +64,8 @@ fn trooper(id: &str, player: &str, unit: &str, x: f64, y: f64) -> Value {
         "damage": {"kind": "boxes", "boxes": 1}, "weapons": [melee("Spear", 10)]}})
 }
 
-fn battle() -> Value {
+/// The small two-player battle these tests play (paging.rs lists it among others).
+pub fn battle() -> Value {
     json!({
         "ruleset": "warmachine",
         "seed": SEED,

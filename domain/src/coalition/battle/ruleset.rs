@@ -117,6 +117,11 @@ impl Ruleset for CoalitionBattle {
                 .filter_map(|side| state.army(*side))
                 .map(|army| army.name.clone())
                 .collect(),
+            players: crate::ruleset::players(SideId::BOTH.iter().flat_map(|side| {
+                let side = state.sides.get(*side);
+                [side.army.as_ref(), side.partner.as_ref().map(|partner| &partner.army)]
+                    .map(|army| army.map(|army| &army.controller))
+            })),
             winner: state.winner.map(|side| side.to_string()),
         }
     }

@@ -117,6 +117,7 @@ impl Ruleset for CoalitionCampaign {
             ended: state.victory.is_some(),
             turn: Some(state.turn),
             participants: state.players.iter().map(|player| player.name.clone()).collect(),
+            players: state.players.iter().map(|player| player.name.clone()).collect(),
             winner: state.victory.as_ref().map(|victory| format!("{:?}", victory.team).to_lowercase()),
         }
     }
