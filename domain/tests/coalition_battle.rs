@@ -457,6 +457,8 @@ fn an_uppercase_commitment_is_stored_in_lowercase_herald_service_rule() {
         strategy_deadline,
         options,
         seed_commitment: seed_commitment.to_ascii_uppercase(),
+        formula_opening: Default::default(),
+        formula_salt: None,
     };
     given([]).when(command, judge(), at(0)).then(vec![created()]);
 }
@@ -589,6 +591,8 @@ fn a_seed_commitment_must_be_64_hex_digits_herald_service_rule() {
             strategy_deadline: deadline(),
             options: BattleOptions::default(),
             seed_commitment: bad.to_string(),
+            formula_opening: Default::default(),
+            formula_salt: None,
         };
         given([]).when(command, judge(), at(0)).then_error("coalition.battle.seed_commitment_malformed");
     }
