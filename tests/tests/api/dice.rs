@@ -2,12 +2,11 @@
 //! its battle, then an anonymous reader recomputes every draw from the revealed keys alone with
 //! the `chacha20` crate's keystream (not the project's `rand_chacha`), and `verify` answers.
 
-use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
-use chacha20::ChaCha20Legacy;
 use herald_tests::{spawn_app, TestApp};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::outsider::{die, draws_in, effective_seed, hex32};
 use crate::support::{in_a_day, Cast};
 
 fn army(name: &str, team: &str, colors: Value, creature: &str, color: &str) -> Value {
@@ -70,51 +69,6 @@ async fn all_events(app: &TestApp, stream: &str) -> Vec<Value> {
             Some(next) => url = format!("/v1/streams/{stream}/events?limit=100&from={next}"),
             None => return events,
         }
-    }
-}
-
-/// Output word `word` of the keystream keyed by `key`, from the `chacha20` crate.
-fn keystream_word(key: &[u8; 32], word: u64) -> u32 {
-    let mut cipher = ChaCha20Legacy::new(key.into(), &[0u8; 8].into());
-    cipher.seek(word * 4);
-    let mut bytes = [0u8; 4];
-    cipher.apply_keystream(&mut bytes);
-    u32::from_le_bytes(bytes)
-}
-
-/// docs/DICE.md "Deriving a die", written again here: reject words at or above the largest
-/// multiple of `sides`, then `1 + w mod sides`.
-fn die(key: &[u8; 32], word: u64, sides: u32) -> u32 {
-    let limit = (1u64 << 32) - (1u64 << 32) % u64::from(sides);
-    (word..).map(|w| keystream_word(key, w)).find(|w| u64::from(*w) < limit).map_or(0, |w| 1 + w % sides)
-}
-
-fn hex32(text: &Value) -> [u8; 32] {
-    hex::decode(text.as_str().expect("hex")).expect("hex").try_into().expect("32 bytes")
-}
-
-/// `sha256(seed ‖ sha256(stream) ‖ sha256(c1) …)`, docs/DICE.md "Effective seed".
-fn effective_seed(seed: &[u8; 32], stream: &str, contributions: &[String]) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    hasher.update(seed);
-    hasher.update(Sha256::digest(stream.as_bytes()));
-    for contribution in contributions {
-        hasher.update(Sha256::digest(contribution.as_bytes()));
-    }
-    hasher.finalize().into()
-}
-
-/// Every recorded draw inside `value` (an object with `word`, `sides`, `value`, `purpose`).
-fn draws_in(value: &Value, out: &mut Vec<Value>) {
-    match value {
-        Value::Object(map) => {
-            if ["word", "sides", "value", "purpose"].iter().all(|field| map.contains_key(*field)) {
-                out.push(value.clone());
-            }
-            map.values().for_each(|child| draws_in(child, out));
-        }
-        Value::Array(items) => items.iter().for_each(|child| draws_in(child, out)),
-        _ => {}
     }
 }
 
