@@ -49,10 +49,8 @@ fn nums(value: &Value) -> Vec<u64> {
 
 /// The commitment in force when the first die was drawn: the last one published before it.
 fn commitment_before_first_die(events: &[Value]) -> (usize, Value) {
-    let first_roll = events
-        .iter()
-        .position(|e| e["type"] == "coalition.BattleResolved")
-        .expect("the battle was resolved");
+    let first_roll =
+        events.iter().position(|e| e["type"] == "coalition.BattleResolved").expect("the battle was resolved");
     events[..first_roll]
         .iter()
         .enumerate()
@@ -111,14 +109,14 @@ fn recompute_battle(events: &[Value], stream: &str, formulas: &Value) {
     let sides = ["a", "b"];
     let entered: Vec<Vec<u64>> = sides
         .iter()
-        .map(|side| created["armies"][side]["slots"].as_array().expect("slots").iter().map(|s| num(&s["troops"])).collect())
+        .map(|side| {
+            created["armies"][side]["slots"].as_array().expect("slots").iter().map(|s| num(&s["troops"])).collect()
+        })
         .collect();
     // The kill squad sits out the battle (seed 003 §4.3.3): side a fights without it.
     let risked = nums(&kill["risked"]);
-    let fighting: Vec<Vec<u64>> = vec![
-        entered[0].iter().zip(&risked).map(|(troops, out)| troops - out).collect(),
-        entered[1].clone(),
-    ];
+    let fighting: Vec<Vec<u64>> =
+        vec![entered[0].iter().zip(&risked).map(|(troops, out)| troops - out).collect(), entered[1].clone()];
 
     // Size bonus (the opened size formula weighs troops here) and color bonus.
     assert_eq!(formulas["size_formula"]["weighting"], "troops");
@@ -176,7 +174,13 @@ fn recompute_battle(events: &[Value], stream: &str, formulas: &Value) {
                     assert_eq!(num(&round[side]["total"]), face + modifiers[i]);
                     face + modifiers[i]
                 });
-                last = if a > b { "a" } else if b > a { "b" } else { last };
+                last = if a > b {
+                    "a"
+                } else if b > a {
+                    "b"
+                } else {
+                    last
+                };
             }
             last
         }
@@ -354,7 +358,8 @@ async fn under_the_secret_default_the_judge_shows_the_opening_and_anyone_checks_
     assert_problem(&app.request("GET", &battle.at("/formulas"), None, None).await, 401, "unauthenticated");
     let refused = app.request("GET", &battle.at("/formulas"), Some(&cast.bob), None).await;
     assert_rule(&refused, 403, "coalition.battle.formulas_sealed", "seed 003 §4.2.2");
-    let unknown = app.request("GET", "/v1/battles/00000000-0000-7000-8000-000000000000/formulas", Some(&cast.judge), None);
+    let unknown =
+        app.request("GET", "/v1/battles/00000000-0000-7000-8000-000000000000/formulas", Some(&cast.judge), None);
     assert_problem(&unknown.await, 404, "not_found");
 
     // On dispute the judge shows the opening; bob checks it against the log by hand.
@@ -394,11 +399,18 @@ fn opening_checked_by_script(opening: &Value, events: &[Value]) {
     std::fs::write(&opening_file, serde_json::to_vec(opening).expect("json")).expect("written");
     std::fs::write(&events_file, serde_json::to_vec(events).expect("json")).expect("written");
     let mut forged = opening.clone();
-    forged["canonical"] = json!(opening["canonical"].as_str().expect("canonical").replace("\"scale\":15", "\"scale\":10"));
+    forged["canonical"] =
+        json!(opening["canonical"].as_str().expect("canonical").replace("\"scale\":15", "\"scale\":10"));
     std::fs::write(&forged_file, serde_json::to_vec(&forged).expect("json")).expect("written");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/verify_dice.py");
     let run = |file: &std::path::Path| {
-        std::process::Command::new("python3").arg(script).arg("--opening").arg(file).arg("--events").arg(&events_file).output()
+        std::process::Command::new("python3")
+            .arg(script)
+            .arg("--opening")
+            .arg(file)
+            .arg("--events")
+            .arg(&events_file)
+            .output()
     };
     let Ok(output) = run(&opening_file) else {
         eprintln!("python3 is not installed: docs/verify_dice.py --opening not run");

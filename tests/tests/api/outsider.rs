@@ -52,7 +52,6 @@ pub fn draws_in(value: &Value, out: &mut Vec<Value>) {
     }
 }
 
-
 /// docs/DICE.md "Commitments to hidden formulas": the canonical JSON of the four hidden formulas,
 /// written out field by field from the document (not by serializing Herald's types).
 pub fn canonical_formulas(options: &Value) -> String {
@@ -65,9 +64,19 @@ pub fn canonical_formulas(options: &Value) -> String {
             r#""joint_formula":{{"size_formula":{},"casualty_percent":{},"retreat_penalty":{}}}}}"#
         ),
         size(&options["size_formula"]),
-        c["base"], c["per_pair_lost"], c["per_margin"], c["max"],
-        k["defence"], k["damage_step"], k["max_damage_bonus"], k["overkill"], k["capture_penalty"], k["spare"],
-        size(&j["size_formula"]), j["casualty_percent"], j["retreat_penalty"],
+        c["base"],
+        c["per_pair_lost"],
+        c["per_margin"],
+        c["max"],
+        k["defence"],
+        k["damage_step"],
+        k["max_damage_bonus"],
+        k["overkill"],
+        k["capture_penalty"],
+        k["spare"],
+        size(&j["size_formula"]),
+        j["casualty_percent"],
+        j["retreat_penalty"],
     )
 }
 
