@@ -422,3 +422,24 @@ fn opening_checked_by_script(opening: &Value, events: &[Value]) {
     let forged = run(&forged_file).expect("python3 ran once");
     assert!(!forged.status.success(), "a forged opening is refused: {}", String::from_utf8_lossy(&forged.stdout));
 }
+
+// seed 003 §4.2.2 read by a referee who publishes the formulas after each battle: a campaign
+// option passed to the battles it opens
+#[tokio::test]
+async fn a_campaign_passes_its_formula_opening_to_the_battles_it_opens() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let options =
+        json!({"enforce_army_counts": false, "enforce_site_counts": false, "battle_formula_opening": "open_at_end"});
+    let id = crate::dice::create_campaign_with(&app, &cast, options).await;
+    let orders = [("alice", "Sai Rei: 5E > 7F"), ("bob", "Plague Host: 9E > 7F")];
+    let adjudicated = crate::dice::turn(&app, &cast, &id, &orders).await;
+    let announced = crate::dice::events_of(&adjudicated, "coalition.BattleAnnounced");
+    let battle = announced[0]["data"]["battle"].as_str().expect("a battle").to_string();
+    let events = stream_events(&app, &battle, None).await;
+    let created = &events[0]["data"];
+    assert_eq!(created["formula_opening"], "open_at_end", "{created:#}");
+    assert!(created["formula_commitment"].is_string(), "the campaign's battle commits to its formulas: {created:#}");
+    assert_eq!(created["formula_salt"], "hidden");
+    app.stop_now().await;
+}

@@ -17,6 +17,11 @@ fn army(name: &str, team: &str, colors: Value, creature: &str, color: &str) -> V
 }
 
 async fn create_campaign(app: &TestApp, cast: &Cast) -> String {
+    create_campaign_with(app, cast, json!({"enforce_army_counts": false, "enforce_site_counts": false})).await
+}
+
+/// A campaign of Sai Rei (5E, alice) and Plague Host (9E, bob) with `options`; its id.
+pub(crate) async fn create_campaign_with(app: &TestApp, cast: &Cast, options: Value) -> String {
     let body = json!({
         "name": "Dice round",
         "map": {"bounds": {"columns": 14, "rows": 38}, "terrain": {}, "default_terrain": "plains",
@@ -27,14 +32,14 @@ async fn create_campaign(app: &TestApp, cast: &Cast) -> String {
             {"army": army("Plague Host", "phyrexia", json!([]), "Phyrexian Broodling", "black"),
              "controllers": ["bob"], "start": {"by": "square", "square": "9E"}}
         ],
-        "options": {"enforce_army_counts": false, "enforce_site_counts": false}
+        "options": options
     });
     let reply = app.request("POST", "/v1/campaigns", Some(&cast.judge), Some(body)).await;
     assert_eq!(reply.status, 201, "{:#}", reply.body);
     reply.body["stream"].as_str().expect("stream").trim_start_matches("campaign-").to_string()
 }
 
-async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> Value {
+pub(crate) async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> Value {
     let opened = app
         .request("POST", &format!("/v1/campaigns/{id}/turns"), Some(&cast.judge), Some(json!({"deadline": in_a_day()})))
         .await;
@@ -53,7 +58,7 @@ async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> 
     adjudicated.body
 }
 
-fn events_of<'a>(reply: &'a Value, kind: &str) -> Vec<&'a Value> {
+pub(crate) fn events_of<'a>(reply: &'a Value, kind: &str) -> Vec<&'a Value> {
     reply["events"].as_array().expect("events").iter().filter(|e| e["type"] == kind).collect()
 }
 
