@@ -443,3 +443,52 @@ async fn a_campaign_passes_its_formula_opening_to_the_battles_it_opens() {
     assert_eq!(created["formula_salt"], "hidden");
     app.stop_now().await;
 }
+
+/// Change the stored `coalition.FormulasSet`'s size-formula scale behind the server's back.
+fn tamper_with_formulas(data_dir: &std::path::Path) {
+    use herald_store::codec::{decode_event, encode_event, EVENTS_TREE};
+    let db = sled::open(data_dir).expect("the data directory opens once the server stopped");
+    let events = db.open_tree(EVENTS_TREE).expect("the events tree");
+    for entry in events.iter() {
+        let (key, bytes) = entry.expect("an entry");
+        let mut event = decode_event(&bytes).expect("a stored event decodes");
+        if event.event_type != "coalition.FormulasSet" {
+            continue;
+        }
+        let mut data = event.data.to_value();
+        *data.pointer_mut("/options/size_formula/scale").expect("a scale") = json!(10);
+        event.data = data.into();
+        events.insert(key, encode_event(&event)).expect("written back");
+        db.flush().expect("flushed");
+        return;
+    }
+    panic!("no coalition.FormulasSet event stored");
+}
+
+// docs/DICE.md "Commitments to hidden formulas": a formula changed after its commitment
+#[tokio::test]
+async fn formulas_changed_in_the_database_no_longer_match_their_commitment() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let battle = fight(&app, &cast, Some("open_at_end")).await;
+    let data_dir = app.data_dir.clone();
+    let dir = app.stop().await;
+    // The store's writer thread releases sled's lock when it is dropped; give it a moment.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    tamper_with_formulas(&data_dir);
+    std::fs::remove_dir_all(data_dir.join("read-models")).expect("the saved read models removed");
+    let app = herald_tests::spawn_app_in(&data_dir).await;
+
+    let report = app.request("GET", &battle.at("/verify"), None, None).await;
+    assert_eq!(report.body["result"], "differs", "{:#}", report.body);
+    assert_eq!(commitment_statuses(&report.body), ["opened_matches", "opened_differs"]);
+    assert_eq!(report.body["first_difference"]["event_type"], "coalition.FormulasSet");
+    // The outsider's own check finds it too.
+    let events = stream_events(&app, &battle.stream, None).await;
+    let (at, commitment) = commitment_before_first_die(&events);
+    let set = &events[at]["data"];
+    let salt = set["formula_salt"].as_str().expect("salt");
+    assert_ne!(json!(formula_commitment(salt, &canonical_formulas(&set["options"]))), commitment);
+    app.stop().await;
+    drop(dir);
+}
