@@ -301,6 +301,15 @@ async fn an_anonymous_reader_recomputes_every_outcome_once_the_committed_formula
     assert_eq!(json!(formula_commitment(salt, &canonical)), commitment, "the opening matches the commitment");
     assert_eq!(set["options"], judges_formulas(), "the formulas opened are the judge's");
     recompute_battle(&events, &battle.stream, &set["options"]);
+    // The dice ledger lists every draw of the log, each recomputed from the key it names, and
+    // docs/verify_dice.py agrees.
+    let draws = crate::dice::ledger(&app, &battle.stream).await;
+    let keys = [("stream".to_string(), tape_key(&events, &battle.stream))].into_iter().collect();
+    let mut in_events = Vec::new();
+    events.iter().for_each(|event| crate::outsider::draws_in(&event["data"], &mut in_events));
+    assert_eq!(crate::dice::check_ledger(&draws, &keys, &events), in_events.len());
+    assert!(in_events.len() >= 9, "eight d20 and the kill's dice: {in_events:?}");
+    crate::dice::verify_with_script("battle", &events, &draws);
     // The view and the opening endpoint agree with the log, for anyone.
     let opening = app.request("GET", &battle.at("/formulas"), None, None).await;
     assert_eq!(opening.status, 200, "{:#}", opening.body);

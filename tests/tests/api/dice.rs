@@ -78,7 +78,7 @@ async fn all_events(app: &TestApp, stream: &str) -> Vec<Value> {
 }
 
 /// The dice ledger of a stream, every page (small pages, to exercise the paging).
-async fn ledger(app: &TestApp, stream: &str) -> Vec<Value> {
+pub(crate) async fn ledger(app: &TestApp, stream: &str) -> Vec<Value> {
     let mut draws = Vec::new();
     let mut url = format!("/v1/streams/{stream}/dice?limit=3");
     loop {
@@ -93,7 +93,11 @@ async fn ledger(app: &TestApp, stream: &str) -> Vec<Value> {
 }
 
 /// Recompute every draw of the ledger with the effective seed of its key; returns how many.
-fn check_ledger(draws: &[Value], keys: &std::collections::BTreeMap<String, [u8; 32]>, events: &[Value]) -> usize {
+pub(crate) fn check_ledger(
+    draws: &[Value],
+    keys: &std::collections::BTreeMap<String, [u8; 32]>,
+    events: &[Value],
+) -> usize {
     for draw in draws {
         let key = keys.get(draw["key"].as_str().expect("key")).unwrap_or_else(|| panic!("key revealed: {draw}"));
         let sides = u32::try_from(draw["sides"].as_u64().expect("sides")).expect("sides");
@@ -108,7 +112,7 @@ fn check_ledger(draws: &[Value], keys: &std::collections::BTreeMap<String, [u8; 
 }
 
 /// docs/verify_dice.py on the saved events and ledger of `stream` (skipped without python3).
-fn verify_with_script(name: &str, events: &[Value], draws: &[Value]) {
+pub(crate) fn verify_with_script(name: &str, events: &[Value], draws: &[Value]) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let (events_file, ledger_file) = (dir.path().join("events.json"), dir.path().join("dice.json"));
     std::fs::write(&events_file, serde_json::to_vec(events).expect("json")).expect("written");
