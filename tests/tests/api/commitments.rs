@@ -32,9 +32,16 @@ async fn fight(app: &TestApp, cast: &Cast, policy: Option<&str>) -> Battle {
     }
     let battle = create(app, &cast.judge, body).await;
     let set = json!({"type": "set_formulas", "options": judges_formulas(), "formula_salt": "00".repeat(32)});
-    let reply = ok(app, &battle.at("/actions"), &cast.judge, set).await;
+    let retry = [("Idempotency-Key", "formulas-1")];
+    let reply = app.request_with("POST", &battle.at("/actions"), Some(&cast.judge), Some(set.clone()), &retry).await;
+    assert_eq!(reply.status, 200, "{:#}", reply.body);
     let salt = &events_of(&reply)[0]["data"]["formula_salt"];
     assert_ne!(salt, &json!("00".repeat(32)), "the service draws the salt, never the client");
+    // A retry is the same request (the salt derives from its key): answered as the first time.
+    let again = app.request_with("POST", &battle.at("/actions"), Some(&cast.judge), Some(set), &retry).await;
+    assert_eq!(again.status, 200, "{:#}", again.body);
+    assert_eq!(again.body["replayed"], true);
+    assert_eq!(&events_of(&again)[0]["data"]["formula_salt"], salt);
     prepare_and_fight(app, cast, &battle).await;
     battle
 }
