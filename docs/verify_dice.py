@@ -7,6 +7,10 @@
   verify_dice.py --url http://localhost:8080 --stream S       any stream: its events, the dice
                                                               ledger and every revealed key
   verify_dice.py --events events.json --ledger dice.json      the same from saved pages
+  verify_dice.py --opening opening.json [--events events.json]
+                                  check a formula opening (GET /v1/battles/{id}/formulas) against
+                                  its commitment, and that commitment against the one in force
+                                  when the battle's first die was drawn
 """
 import argparse, hashlib, json, struct, urllib.request
 
@@ -138,6 +142,39 @@ def fetch_all(url, field):
         start = page["next"]
     return items
 
+FORMULA_FIELDS = [
+    ("size_formula", ["weighting", "scale"]),
+    ("casualty_formula", ["base", "per_pair_lost", "per_margin", "max"]),
+    ("kill_formula", ["defence", "damage_step", "max_damage_bonus", "overkill", "capture_penalty", "spare"]),
+    ("joint_formula", [("size_formula", ["weighting", "scale"]), "casualty_percent", "retreat_penalty"]),
+]
+
+def canonical(value, fields):
+    """The canonical JSON of docs/DICE.md "Commitments to hidden formulas": fields in this order."""
+    parts = []
+    for field in fields:
+        name, inner = field if isinstance(field, tuple) else (field, None)
+        text = canonical(value[name], inner) if inner else json.dumps(value[name])
+        parts.append(json.dumps(name) + ":" + text)
+    return "{" + ",".join(parts) + "}"
+
+def check_opening(opening, events):
+    text = canonical(opening["formulas"], FORMULA_FIELDS)
+    digest = hashlib.sha256(b"herald/formulas/v1" + bytes.fromhex(opening["salt"]) + text.encode()).hexdigest()
+    ok = text == opening["canonical"] and digest == opening["commitment"].lower()
+    print("canonical text", "is" if text == opening["canonical"] else "is NOT", "of the formulas shown")
+    print("sha256(opening)", digest, "==" if ok else "!=", opening["commitment"])
+    if events is not None:
+        in_force = None
+        for event in events:
+            if any(True for _ in draws(event.get("data"))):
+                break
+            in_force = event.get("data", {}).get("formula_commitment", in_force)
+        print("commitment in force at the first die:", in_force)
+        ok = ok and in_force == opening["commitment"]
+    print("MATCHES" if ok else "DIFFERS")
+    return ok
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--key", help="tape key (effective seed), 64 hex digits")
@@ -150,7 +187,17 @@ def main():
     p.add_argument("--events", help="a JSON page from GET /v1/streams/{stream}/events")
     p.add_argument("--ledger", help="a JSON page from GET /v1/streams/{stream}/dice (with --events)")
     p.add_argument("--url", help="the server: fetch --stream's events and dice ledger")
+    p.add_argument("--opening", help="a formula opening (JSON from GET /v1/battles/{id}/formulas)")
     a = p.parse_args()
+    if a.opening:
+        with open(a.opening) as f:
+            opening = json.load(f)
+        events = None
+        if a.events:
+            with open(a.events) as f:
+                events = json.load(f)
+            events = events["events"] if isinstance(events, dict) else events
+        raise SystemExit(0 if check_opening(opening, events) else 1)
     if a.url:
         base = f"{a.url.rstrip('/')}/v1/streams/{a.stream}"
         events, ledger = fetch_all(f"{base}/events", "events"), fetch_all(f"{base}/dice", "draws")

@@ -457,6 +457,8 @@ fn an_uppercase_commitment_is_stored_in_lowercase_herald_service_rule() {
         strategy_deadline,
         options,
         seed_commitment: seed_commitment.to_ascii_uppercase(),
+        formula_opening: Default::default(),
+        formula_salt: None,
     };
     given([]).when(command, judge(), at(0)).then(vec![created()]);
 }
@@ -589,6 +591,8 @@ fn a_seed_commitment_must_be_64_hex_digits_herald_service_rule() {
             strategy_deadline: deadline(),
             options: BattleOptions::default(),
             seed_commitment: bad.to_string(),
+            formula_opening: Default::default(),
+            formula_salt: None,
         };
         given([]).when(command, judge(), at(0)).then_error("coalition.battle.seed_commitment_malformed");
     }
@@ -1043,4 +1047,81 @@ fn a_battle_fought_out_tactically_takes_its_winner_and_losses_in_proportion_to_m
     let mut history = vec![created()];
     history.extend(events);
     assert!(given(history).when(command, judge(), before()).result.is_err(), "a battle is decided once");
+}
+
+/// The salt of docs/DICE.md's formula test vector: the bytes 0, 1, …, 31.
+fn vector_salt() -> String {
+    (0u8..32).map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn salted_create(opening: herald_domain::coalition::battle::FormulaOpening, salt: &str) -> BattleCommand {
+    let mut command = default_create();
+    if let BattleCommand::CreateBattle { formula_opening, formula_salt, .. } = &mut command {
+        *formula_opening = opening;
+        *formula_salt = Some(salt.to_string());
+    }
+    command
+}
+
+#[test]
+fn opening_a_battle_and_setting_formulas_commit_to_them_before_any_die_seed_003_4_2_2() {
+    use herald_domain::coalition::battle::{commitment, FormulaOpening, HiddenFormulas, KillFormula};
+    let created = given([]).when(salted_create(FormulaOpening::OpenAtEnd, &vector_salt()), judge(), at(0)).events();
+    let BattleEvent::BattleCreated { formula_commitment, formula_salt, formula_opening, .. } = &created[0] else {
+        panic!("a BattleCreated: {created:?}");
+    };
+    // docs/DICE.md's test vector: the default formulas under the salt 00 01 … 1f.
+    assert_eq!(formula_commitment.as_deref(), Some("80036e1a135d2d73ca31331ea9230214c9b78e070ee3b1a873c1886d26a85c61"));
+    assert_eq!(formula_salt.as_deref(), Some(vector_salt().as_str()));
+    assert_eq!(*formula_opening, FormulaOpening::OpenAtEnd);
+
+    let options =
+        BattleOptions { kill_formula: KillFormula { defence: 9, ..KillFormula::default() }, ..Default::default() };
+    let salt = "ab".repeat(32);
+    let set = BattleCommand::SetFormulas { options: options.clone(), formula_salt: Some(salt.clone()) };
+    let events = given(created.clone()).when(set, judge(), before()).events();
+    let BattleEvent::FormulasSet { formula_commitment, .. } = &events[0] else { panic!("a FormulasSet: {events:?}") };
+    let expected = commitment::commitment(&HiddenFormulas::from(&options), &[0xab; 32]);
+    assert_eq!(formula_commitment.as_deref(), Some(expected.as_str()));
+
+    for bad in ["", "abcd", &"zz".repeat(32), &"ab".repeat(33)] {
+        let set = BattleCommand::SetFormulas { options: options.clone(), formula_salt: Some(bad.to_string()) };
+        given(created.clone()).when(set, judge(), before()).then_error("coalition.battle.formula_salt_malformed");
+    }
+}
+
+#[test]
+fn formulas_open_to_everyone_at_the_end_only_when_the_battle_chose_it_seed_003_4_2_2() {
+    use herald_domain::{
+        coalition::battle::{redact::redact_battle_event, FormulaOpening},
+        viewer::Viewer,
+    };
+    for (opening, open_at_end) in [(FormulaOpening::OpenAtEnd, true), (FormulaOpening::Secret, false)] {
+        let mut events = given([]).when(salted_create(opening, &vector_salt()), judge(), at(0)).events();
+        events.extend(judged(7, 4).into_iter().skip(1));
+        let resolve = BattleCommand::ResolveBattle { running_away: None };
+        let open = CoalitionBattle::fold(&events);
+        let resolved = given(events.clone()).when(resolve, judge(), after()).events();
+        let mut ended_events = events.clone();
+        ended_events.extend(resolved.clone());
+        let ended = CoalitionBattle::fold(&ended_events);
+        let seen = |event: &BattleEvent, state| {
+            let mut data = serde_json::to_value(event).expect("json");
+            redact_battle_event(&mut data, state, &Viewer::public());
+            data
+        };
+        // Before the end, nobody but a judge sees the formulas, the salt or the size bonus.
+        let created = seen(&events[0], &open);
+        assert_eq!(created["formula_salt"], "hidden");
+        assert_eq!(created["options"]["size_formula"], "hidden");
+        assert!(created["formula_commitment"].is_string(), "the commitment is public");
+        // After it, everyone does under open_at_end; nobody does under secret.
+        let created = seen(&events[0], &ended);
+        let result = seen(&resolved[0], &ended);
+        assert_eq!(created["formula_salt"] != "hidden", open_at_end, "{created}");
+        assert_eq!(created["options"]["size_formula"] != "hidden", open_at_end, "{created}");
+        assert_eq!(result["bonuses"]["a"]["size"] != "hidden", open_at_end, "{result}");
+        assert_eq!(result["dice"]["a"][0]["total"] != "hidden", open_at_end, "{result}");
+        assert!(ended.formula_opening_record().is_some_and(|record| record.matches()), "the judge's opening matches");
+    }
 }

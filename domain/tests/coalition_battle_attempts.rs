@@ -307,7 +307,7 @@ fn the_kill_formula_is_configurable_per_battle_before_the_dice_and_by_the_judge_
         kill_formula: KillFormula { defence: 100, ..KillFormula::default() },
         ..BattleOptions::default()
     };
-    let set = BattleCommand::SetFormulas { options: options.clone() };
+    let set = BattleCommand::SetFormulas { options: options.clone(), formula_salt: None };
     assert!(play.run(set.clone(), player_a(), before()).expect_err("a player may not").forbidden);
     play.run(set.clone(), judge(), before()).expect("the judge sets the formula");
     let events = play.fight(kill(), 10, 0);

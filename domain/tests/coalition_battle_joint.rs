@@ -58,6 +58,8 @@ impl Play {
             strategy_deadline: deadline(),
             options: BattleOptions::default(),
             seed_commitment: commitment_hex(seed),
+            formula_opening: Default::default(),
+            formula_salt: None,
         };
         play.run(create, judge(), at(0))?;
         Ok(play)

@@ -133,6 +133,8 @@ pub fn create(armies: Sides<ArmySpec>, options: BattleOptions, engagement: Engag
         strategy_deadline: deadline(),
         options,
         seed_commitment: commitment_hex(n),
+        formula_opening: Default::default(),
+        formula_salt: None,
     }
 }
 
@@ -147,6 +149,9 @@ pub fn created_with(armies: Sides<ArmySpec>, options: BattleOptions, engagement:
         strategy_deadline: deadline(),
         options,
         seed_commitment: commitment_hex(n),
+        formula_opening: Default::default(),
+        formula_salt: None,
+        formula_commitment: None,
     }
 }
 

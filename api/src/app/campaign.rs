@@ -288,6 +288,9 @@ fn open_battles(service: &Service, stream: &str, events: &[RecordedEvent]) -> Re
             strategy_deadline: event.recorded_at + Duration::hours(i64::from(state.options.battle_deadline_hours)),
             options: Default::default(),
             seed_commitment: hex::encode(commitment),
+            formula_opening: state.options.battle_formula_opening,
+            // Filled by the service from the command's idempotency key (`Service::execute`).
+            formula_salt: None,
         };
         let open = CommandMeta {
             actor: Actor::system(),

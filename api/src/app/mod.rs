@@ -219,6 +219,42 @@ impl Service {
         Ok(seed::commitment(&server_seed))
     }
 
+    /// `command` with its `formula_salt` set to
+    /// `sha256("herald/formula-salt/v1" ‖ stream's formula secret ‖ command id)`, hex: the
+    /// secret is 32 bytes of OS randomness sealed once per stream and never revealed, so a salt
+    /// is unpredictable to everyone but the service, and the same for a retried command. A
+    /// client's own `formula_salt` is replaced (docs/DICE.md "Commitments to hidden formulas").
+    fn with_formula_salt(
+        &self,
+        stream: &str,
+        command_id: &str,
+        mut command: serde_json::Value,
+    ) -> Result<serde_json::Value, ApiError> {
+        use sha2::{Digest, Sha256};
+        let key = format!("formula-secret:{stream}");
+        let secret = match self.store.get_secret(&key)? {
+            Some(secret) => secret,
+            None => {
+                use rand_core::{OsRng, TryRngCore};
+                let mut secret = [0u8; 32];
+                OsRng
+                    .try_fill_bytes(&mut secret)
+                    .map_err(|e| ApiError::internal(anyhow::anyhow!("OS randomness: {e}")))?;
+                self.store.put_secret(&key, &secret)?;
+                secret.to_vec()
+            }
+        };
+        let salt = Sha256::new()
+            .chain_update(b"herald/formula-salt/v1")
+            .chain_update(&secret)
+            .chain_update(command_id.as_bytes())
+            .finalize();
+        if let Some(fields) = command.as_object_mut() {
+            fields.insert("formula_salt".into(), serde_json::Value::String(hex::encode(salt)));
+        }
+        Ok(command)
+    }
+
     /// The sealed server seed of `stream`.
     pub fn sealed_seed(&self, stream: &str) -> Result<Option<[u8; 32]>, ApiError> {
         Ok(self.store.get_secret(&seed_key(stream))?.and_then(|bytes| bytes.try_into().ok()))
@@ -315,6 +351,11 @@ impl Service {
         let outcome = {
             // Released before the policies run: they execute commands on the same stream.
             let _turn = self.stream_lock(stream);
+            // A command that commits to hidden formulas gets its salt here, before it is compared
+            // with an earlier request, decided and stored: derived from the command id, a retry
+            // gets the same salt (docs/adr/0003-formula-commitments.md).
+            let command =
+                if ruleset.salted(&command) { self.with_formula_salt(stream, &command_id, command)? } else { command };
             // A command id of the client's (its Idempotency-Key) may have been seen; a fresh
             // UUIDv7 cannot have been, so its lookups are skipped.
             if meta.idempotency_key.is_some() {

@@ -59,6 +59,39 @@ pub struct VerifyReport {
     pub notes: Vec<String>,
     /// The first event that differs.
     pub first_difference: Option<Difference>,
+    /// A coalition battle's commitments to its hidden formulas, one per event that set them
+    /// (docs/DICE.md "Commitments to hidden formulas"); empty for other streams.
+    #[serde(default)]
+    pub formula_commitments: Vec<CommitmentReport>,
+}
+
+/// One commitment to a battle's hidden formulas, checked against the formulas in the log when
+/// they are open to the caller, without saying anything about them otherwise.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct CommitmentReport {
+    /// The stream version of the event that set the formulas.
+    pub version: u64,
+    /// Its type (`coalition.BattleCreated`, `coalition.FormulasSet`).
+    pub event_type: String,
+    /// The public commitment, hex (absent in events recorded before commitments).
+    pub commitment: Option<String>,
+    /// `opened_matches`, `opened_differs`, `sealed` or `not_committed`.
+    pub status: CommitmentStatus,
+}
+
+/// What a formula commitment's check found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitmentStatus {
+    /// The formulas and salt in the log hash to the commitment (open to the caller: a judge, or
+    /// anyone once an `open_at_end` battle has ended).
+    OpenedMatches,
+    /// They do not: the log was changed after the commitment was published.
+    OpenedDiffers,
+    /// The formulas are not open to the caller; only the commitment is public.
+    Sealed,
+    /// The event was recorded before commitments existed.
+    NotCommitted,
 }
 
 /// One committed key of a stream.
@@ -191,6 +224,7 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
         rules: ruleset.rules().to_string(),
         notes: Vec::new(),
         first_difference: None,
+        formula_commitments: Vec::new(),
     };
     let final_state = match fold(ruleset, &stored) {
         Ok(state) => state,
@@ -199,6 +233,19 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
             return Ok(report);
         }
     };
+    report.formula_commitments = formula_commitments(&stored, final_state.as_ref(), may_use_sealed);
+    if let Some(forged) = stored.iter().find(|event| {
+        report
+            .formula_commitments
+            .iter()
+            .any(|c| c.version == event.version && c.status == CommitmentStatus::OpenedDiffers)
+    }) {
+        report.first_difference = Some(Difference {
+            reason: "the formulas and salt in the log do not hash to the commitment published with them".into(),
+            ..difference_at(forged)
+        });
+        return Ok(report);
+    }
     // The seed of every key the stream committed to: revealed in the log, or (a judge) sealed.
     let mut seeds = BTreeMap::new();
     if let Some(cursor) = ruleset.dice(final_state.as_ref()) {
@@ -284,6 +331,48 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
         ));
     }
     Ok(report)
+}
+
+/// Check every formula commitment of a coalition battle (nothing for other streams): against the
+/// formulas and salt stored beside it when they are open to the caller (`may_use_sealed`: a
+/// judge; or the battle ended under `open_at_end`), else reported `sealed` without a word more.
+fn formula_commitments(stored: &[RecordedEvent], state: &dyn AnyState, may_use_sealed: bool) -> Vec<CommitmentReport> {
+    use herald_domain::coalition::battle::{commitment, BattleEvent, BattleState};
+    let Some(battle) = state.as_any().downcast_ref::<BattleState>() else { return Vec::new() };
+    let open = may_use_sealed || battle.formulas_open();
+    stored
+        .iter()
+        .filter_map(|event| {
+            let (options, salt, published) = match event.data.decode::<BattleEvent>().ok()? {
+                BattleEvent::BattleCreated { options, formula_salt, formula_commitment, .. }
+                | BattleEvent::FormulasSet { options, formula_salt, formula_commitment } => {
+                    (options, formula_salt, formula_commitment)
+                }
+                _ => return None,
+            };
+            let status = match &published {
+                None => CommitmentStatus::NotCommitted,
+                Some(_) if !open => CommitmentStatus::Sealed,
+                Some(published) => {
+                    let recomputed = salt
+                        .as_deref()
+                        .and_then(commitment::parse_salt)
+                        .map(|salt| commitment::commitment(&(&options).into(), &salt));
+                    if recomputed.as_deref() == Some(published.to_ascii_lowercase().as_str()) {
+                        CommitmentStatus::OpenedMatches
+                    } else {
+                        CommitmentStatus::OpenedDiffers
+                    }
+                }
+            };
+            Some(CommitmentReport {
+                version: event.version,
+                event_type: event.event_type.clone(),
+                commitment: published,
+                status,
+            })
+        })
+        .collect()
 }
 
 /// The stream's final state, or the first event that does not decode.

@@ -6,7 +6,10 @@
 use actix_web::{get, http::header, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use herald_domain::{
-    coalition::battle::{Attempt, BattleCommand, BattleState, CoalitionBattle, Departure, Share, SideId},
+    coalition::battle::{
+        Attempt, BattleCommand, BattleState, CoalitionBattle, Departure, FormulaOpening, FormulaOpeningRecord, Share,
+        SideId,
+    },
     Actor,
 };
 use serde::{Deserialize, Serialize};
@@ -189,6 +192,57 @@ pub async fn get_strategy(
         strategy: strategy.text,
         submitted_at: strategy.at,
     }))
+}
+
+/// The opening of a battle's formula commitment: the formulas in force, the salt, the public
+/// commitment and the canonical text hashed (docs/DICE.md "Commitments to hidden formulas").
+/// Judges at any time — to show whoever disputes a result, who checks it against the commitment
+/// in the log (`docs/verify_dice.py --opening`) — and everyone once a battle opened with
+/// `formula_opening: open_at_end` has ended. Seed 003 §4.2.2 keeps the formulas secret otherwise.
+#[utoipa::path(get, path = "/v1/battles/{battle_id}/formulas", tag = "coalition battles", operation_id = "get_formulas",
+    params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`")),
+    responses(
+        (status = 200, description = "the opening: formulas, salt, commitment and canonical text", body = FormulaOpeningRecord),
+        (status = 400, description = "malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "no bearer token, and the formulas are not open to everyone", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not a judge, and the formulas are not open to everyone (`coalition.battle.formulas_sealed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such battle, or a battle recorded before formula commitments", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "a battle of another ruleset (`battle.wrong_ruleset`)", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/battles/{battle_id}/formulas")]
+pub async fn get_formulas(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+    path: web::Path<BattleId>,
+) -> Result<HttpResponse, ApiError> {
+    let stream = path.into_inner().stream();
+    let state = state(&req)?;
+    let entry = state.service.catalog().entry(&stream).ok_or_else(|| not_found(&stream))?;
+    let coalition = ruleset::<CoalitionBattle>()?;
+    if entry.ruleset.rules() != coalition.rules() {
+        return Err(wrong_ruleset(&stream, entry.ruleset, coalition));
+    }
+    let battle = entry.state_as::<BattleState>().ok_or_else(|| not_found(&stream))?;
+    let viewer = super::viewer(&req, actor.as_ref(), &stream)?;
+    if !viewer.is_judge() && !battle.formulas_open() {
+        let why = if battle.formula_opening == FormulaOpening::OpenAtEnd {
+            "the formulas are the judge's until the battle ends"
+        } else {
+            "this battle keeps its formulas secret (seed 003 §4.2.2): the judge shows the opening on dispute"
+        };
+        return Err(match actor {
+            None => ApiError::Unauthenticated(format!("{why}; a judge's bearer token reads them")),
+            Some(_) => ApiError::Forbidden {
+                code: "coalition.battle.formulas_sealed".into(),
+                detail: format!("{why}; only a judge reads them"),
+                rule: Some("seed 003 §4.2.2".into()),
+            },
+        });
+    }
+    let opening = battle.formula_opening_record().ok_or_else(|| {
+        ApiError::NotFound(format!("{stream} was recorded before formula commitments: it has no opening"))
+    })?;
+    Ok(HttpResponse::Ok().json(opening))
 }
 
 /// Assign a side's strategy bonus, 0–10 (battle judge, seed 003 §4.2.1).

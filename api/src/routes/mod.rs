@@ -56,6 +56,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(battles::apply_tactical_result)
                 .service(coalition_battles::submit_strategy)
                 .service(coalition_battles::get_strategy)
+                .service(coalition_battles::get_formulas)
                 .service(coalition_battles::assign_strategy_bonus)
                 .service(coalition_battles::resolve_battle)
                 .service(coalition_battles::override_casualties)

@@ -42,6 +42,8 @@ pub fn create_battle(service: &Service, seed: Option<[u8; 32]>) -> String {
         strategy_deadline: Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0).unwrap(),
         options: Default::default(),
         seed_commitment: hex::encode(commitment),
+        formula_opening: Default::default(),
+        formula_salt: None,
     };
     service.execute_as::<CoalitionBattle>(&stream, &create, meta(judge())).expect("created");
     stream

@@ -197,6 +197,8 @@ pub trait AnyRuleset: Send + Sync {
     fn may_set_up(&self, actor: &Actor) -> Result<(), RuleError>;
     /// Whether `command` may be sent to `POST …/actions` (its `type` is not a service command).
     fn is_action(&self, command: &Value) -> bool;
+    /// Whether the service fills `command`'s `formula_salt` (see `Ruleset::SALTED_COMMANDS`).
+    fn salted(&self, command: &Value) -> bool;
     /// The command that reveals the seed in force (with, for an early reveal, the commitment of
     /// the fresh seed that takes over).
     fn reveal_seed(&self, seed_hex: String, next_commitment: Option<String>) -> Option<Value>;
@@ -356,6 +358,10 @@ where
 
     fn is_action(&self, command: &Value) -> bool {
         command.get("type").and_then(Value::as_str).is_some_and(|kind| !R::SERVICE_COMMANDS.contains(&kind))
+    }
+
+    fn salted(&self, command: &Value) -> bool {
+        command.get("type").and_then(Value::as_str).is_some_and(|kind| R::SALTED_COMMANDS.contains(&kind))
     }
 
     fn reveal_seed(&self, seed_hex: String, next_commitment: Option<String>) -> Option<Value> {

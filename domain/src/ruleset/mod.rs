@@ -165,6 +165,12 @@ pub trait Ruleset: Decider<Command: ToSchema, Event: ToSchema> + Sized + 'static
     /// filled in by the service (creating the stream, revealing the seed).
     const SERVICE_COMMANDS: &'static [&'static str] = &["create_battle", "reveal_seed"];
 
+    /// Command types that commit to hidden numbers: the service fills their `formula_salt` with
+    /// fresh random bytes (replacing a client's) before they are decided and stored, so the
+    /// decider stays pure and a replay gives the same commitment (docs/DICE.md "Commitments to
+    /// hidden formulas").
+    const SALTED_COMMANDS: &'static [&'static str] = &[];
+
     /// How many things a command may hold (models, zones, slots, waypoints): its service caps,
     /// checked before [`Decider::decide`] and shown in the OpenAPI document as `maxItems`.
     const CAPS: &'static [crate::caps::Cap] = &[];

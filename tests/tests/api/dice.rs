@@ -2,12 +2,11 @@
 //! its battle, then an anonymous reader recomputes every draw from the revealed keys alone with
 //! the `chacha20` crate's keystream (not the project's `rand_chacha`), and `verify` answers.
 
-use chacha20::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
-use chacha20::ChaCha20Legacy;
 use herald_tests::{spawn_app, TestApp};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::outsider::{die, draws_in, effective_seed, hex32};
 use crate::support::{in_a_day, Cast};
 
 fn army(name: &str, team: &str, colors: Value, creature: &str, color: &str) -> Value {
@@ -18,6 +17,11 @@ fn army(name: &str, team: &str, colors: Value, creature: &str, color: &str) -> V
 }
 
 async fn create_campaign(app: &TestApp, cast: &Cast) -> String {
+    create_campaign_with(app, cast, json!({"enforce_army_counts": false, "enforce_site_counts": false})).await
+}
+
+/// A campaign of Sai Rei (5E, alice) and Plague Host (9E, bob) with `options`; its id.
+pub(crate) async fn create_campaign_with(app: &TestApp, cast: &Cast, options: Value) -> String {
     let body = json!({
         "name": "Dice round",
         "map": {"bounds": {"columns": 14, "rows": 38}, "terrain": {}, "default_terrain": "plains",
@@ -28,14 +32,14 @@ async fn create_campaign(app: &TestApp, cast: &Cast) -> String {
             {"army": army("Plague Host", "phyrexia", json!([]), "Phyrexian Broodling", "black"),
              "controllers": ["bob"], "start": {"by": "square", "square": "9E"}}
         ],
-        "options": {"enforce_army_counts": false, "enforce_site_counts": false}
+        "options": options
     });
     let reply = app.request("POST", "/v1/campaigns", Some(&cast.judge), Some(body)).await;
     assert_eq!(reply.status, 201, "{:#}", reply.body);
     reply.body["stream"].as_str().expect("stream").trim_start_matches("campaign-").to_string()
 }
 
-async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> Value {
+pub(crate) async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> Value {
     let opened = app
         .request("POST", &format!("/v1/campaigns/{id}/turns"), Some(&cast.judge), Some(json!({"deadline": in_a_day()})))
         .await;
@@ -54,7 +58,7 @@ async fn turn(app: &TestApp, cast: &Cast, id: &str, orders: &[(&str, &str)]) -> 
     adjudicated.body
 }
 
-fn events_of<'a>(reply: &'a Value, kind: &str) -> Vec<&'a Value> {
+pub(crate) fn events_of<'a>(reply: &'a Value, kind: &str) -> Vec<&'a Value> {
     reply["events"].as_array().expect("events").iter().filter(|e| e["type"] == kind).collect()
 }
 
@@ -73,53 +77,8 @@ async fn all_events(app: &TestApp, stream: &str) -> Vec<Value> {
     }
 }
 
-/// Output word `word` of the keystream keyed by `key`, from the `chacha20` crate.
-fn keystream_word(key: &[u8; 32], word: u64) -> u32 {
-    let mut cipher = ChaCha20Legacy::new(key.into(), &[0u8; 8].into());
-    cipher.seek(word * 4);
-    let mut bytes = [0u8; 4];
-    cipher.apply_keystream(&mut bytes);
-    u32::from_le_bytes(bytes)
-}
-
-/// docs/DICE.md "Deriving a die", written again here: reject words at or above the largest
-/// multiple of `sides`, then `1 + w mod sides`.
-fn die(key: &[u8; 32], word: u64, sides: u32) -> u32 {
-    let limit = (1u64 << 32) - (1u64 << 32) % u64::from(sides);
-    (word..).map(|w| keystream_word(key, w)).find(|w| u64::from(*w) < limit).map_or(0, |w| 1 + w % sides)
-}
-
-fn hex32(text: &Value) -> [u8; 32] {
-    hex::decode(text.as_str().expect("hex")).expect("hex").try_into().expect("32 bytes")
-}
-
-/// `sha256(seed ‖ sha256(stream) ‖ sha256(c1) …)`, docs/DICE.md "Effective seed".
-fn effective_seed(seed: &[u8; 32], stream: &str, contributions: &[String]) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    hasher.update(seed);
-    hasher.update(Sha256::digest(stream.as_bytes()));
-    for contribution in contributions {
-        hasher.update(Sha256::digest(contribution.as_bytes()));
-    }
-    hasher.finalize().into()
-}
-
-/// Every recorded draw inside `value` (an object with `word`, `sides`, `value`, `purpose`).
-fn draws_in(value: &Value, out: &mut Vec<Value>) {
-    match value {
-        Value::Object(map) => {
-            if ["word", "sides", "value", "purpose"].iter().all(|field| map.contains_key(*field)) {
-                out.push(value.clone());
-            }
-            map.values().for_each(|child| draws_in(child, out));
-        }
-        Value::Array(items) => items.iter().for_each(|child| draws_in(child, out)),
-        _ => {}
-    }
-}
-
 /// The dice ledger of a stream, every page (small pages, to exercise the paging).
-async fn ledger(app: &TestApp, stream: &str) -> Vec<Value> {
+pub(crate) async fn ledger(app: &TestApp, stream: &str) -> Vec<Value> {
     let mut draws = Vec::new();
     let mut url = format!("/v1/streams/{stream}/dice?limit=3");
     loop {
@@ -134,7 +93,11 @@ async fn ledger(app: &TestApp, stream: &str) -> Vec<Value> {
 }
 
 /// Recompute every draw of the ledger with the effective seed of its key; returns how many.
-fn check_ledger(draws: &[Value], keys: &std::collections::BTreeMap<String, [u8; 32]>, events: &[Value]) -> usize {
+pub(crate) fn check_ledger(
+    draws: &[Value],
+    keys: &std::collections::BTreeMap<String, [u8; 32]>,
+    events: &[Value],
+) -> usize {
     for draw in draws {
         let key = keys.get(draw["key"].as_str().expect("key")).unwrap_or_else(|| panic!("key revealed: {draw}"));
         let sides = u32::try_from(draw["sides"].as_u64().expect("sides")).expect("sides");
@@ -149,7 +112,7 @@ fn check_ledger(draws: &[Value], keys: &std::collections::BTreeMap<String, [u8; 
 }
 
 /// docs/verify_dice.py on the saved events and ledger of `stream` (skipped without python3).
-fn verify_with_script(name: &str, events: &[Value], draws: &[Value]) {
+pub(crate) fn verify_with_script(name: &str, events: &[Value], draws: &[Value]) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let (events_file, ledger_file) = (dir.path().join("events.json"), dir.path().join("dice.json"));
     std::fs::write(&events_file, serde_json::to_vec(events).expect("json")).expect("written");

@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 
 use super::{
     attempt::Attempt,
+    commitment::FormulaOpening,
     joint::{Departure, PartnerArmy, Share},
     BattleOptions, SideId, Sides,
 };
@@ -54,6 +55,13 @@ pub enum BattleCommand {
         options: BattleOptions,
         /// `sha256(server seed)` as 64 hex digits; filled in by the service, never by clients.
         seed_commitment: String,
+        /// When the hidden formulas are opened to every reader (public, fixed at opening).
+        #[serde(default, skip_serializing_if = "FormulaOpening::is_default")]
+        formula_opening: FormulaOpening,
+        /// 32 random bytes, hex, that salt the formulas' commitment; filled in by the service
+        /// (a client's is replaced). Absent in commands recorded before commitments existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formula_salt: Option<String>,
     },
     /// Add entropy to the dice before the first roll (a participant or judge).
     ContributeEntropy {
@@ -94,6 +102,10 @@ pub enum BattleCommand {
     SetFormulas {
         /// The new options.
         options: BattleOptions,
+        /// 32 random bytes, hex, that salt the new formulas' commitment; filled in by the service
+        /// (a client's is replaced). Absent in commands recorded before commitments existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formula_salt: Option<String>,
     },
     /// Post the battle's weather (the battle judge, seed 003 §4.1.2.5).
     SetWeather {

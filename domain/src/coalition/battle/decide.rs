@@ -46,6 +46,8 @@ pub fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut Context) -> Re
             strategy_deadline,
             options,
             seed_commitment,
+            formula_opening,
+            formula_salt,
         } => {
             let request = CreateRequest {
                 armies,
@@ -56,6 +58,8 @@ pub fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut Context) -> Re
                 strategy_deadline: *strategy_deadline,
                 options,
                 seed_commitment,
+                formula_opening: *formula_opening,
+                formula_salt: formula_salt.as_deref(),
             };
             create_battle(state, request, ctx)
         }
@@ -65,7 +69,9 @@ pub fn decide(state: &BattleState, cmd: &BattleCommand, ctx: &mut Context) -> Re
             let submission = Submission { side: *side, strategy, army, attempt, departure };
             submit_strategy(state, &submission, ctx)
         }
-        BattleCommand::SetFormulas { options } => super::judging::set_formulas(state, options, ctx),
+        BattleCommand::SetFormulas { options, formula_salt } => {
+            super::judging::set_formulas(state, options, formula_salt.as_deref(), ctx)
+        }
         BattleCommand::SetWeather { weather } => super::judging::set_weather(state, weather, ctx),
         BattleCommand::AssignInvolvement { side, shares } => {
             super::judging::assign_involvement(state, *side, shares, ctx)
@@ -105,6 +111,8 @@ struct CreateRequest<'a> {
     strategy_deadline: DateTime<Utc>,
     options: &'a BattleOptions,
     seed_commitment: &'a str,
+    formula_opening: super::FormulaOpening,
+    formula_salt: Option<&'a str>,
 }
 
 /// Open the battle and commit the seed; an army with 0 troops in every slot is killed at once
@@ -135,6 +143,7 @@ fn create_battle(
             SERVICE_RULES,
         ));
     }
+    let formula_commitment = formula_commitment(request.options, request.formula_salt)?;
     let mut events = vec![BattleEvent::BattleCreated {
         armies: request.armies.clone(),
         partners: request.partners.to_vec(),
@@ -144,6 +153,9 @@ fn create_battle(
         strategy_deadline: request.strategy_deadline,
         options: request.options.clone(),
         seed_commitment: request.seed_commitment.to_ascii_lowercase(),
+        formula_opening: request.formula_opening,
+        formula_salt: request.formula_salt.map(str::to_ascii_lowercase),
+        formula_commitment,
     }];
     events.extend(
         SideId::BOTH
@@ -152,6 +164,24 @@ fn create_battle(
             .map(|side| BattleEvent::ArmyKilled { side, rule: "seed 003 §4.3.1".to_string() }),
     );
     Ok(events)
+}
+
+/// The public commitment to `options`' hidden formulas under `salt` (docs/DICE.md "Commitments
+/// to hidden formulas"): none for a command recorded before commitments existed, which carries no
+/// salt, so its replay gives the event it gave then.
+pub(super) fn formula_commitment(options: &BattleOptions, salt: Option<&str>) -> Result<Option<String>, RuleError> {
+    let Some(salt) = salt else { return Ok(None) };
+    let bytes = super::commitment::parse_salt(salt).ok_or_else(|| {
+        RuleError::new(
+            "coalition.battle.formula_salt_malformed",
+            format!(
+                "the formula salt must be {} bytes as hexadecimal (the service draws it)",
+                super::commitment::SALT_BYTES
+            ),
+            SERVICE_RULES,
+        )
+    })?;
+    Ok(Some(super::commitment::commitment(&options.into(), &bytes)))
 }
 
 /// What a battle needs of an army; the full army rules (§2.1–2.2) belong to the campaign.

@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use super::{
     attempt::{Attempt, AttemptResolved},
     command::Engagement,
+    commitment::FormulaOpening,
     joint::{Departure, JointResolution, PartnerArmy, Share},
     BattleOptions, SideId, Sides, TieRule,
 };
@@ -101,6 +102,16 @@ pub enum BattleEvent {
         options: BattleOptions,
         /// `sha256(server seed)`, hex.
         seed_commitment: String,
+        /// When the hidden formulas are opened to every reader (public).
+        #[serde(default, skip_serializing_if = "FormulaOpening::is_default")]
+        formula_opening: FormulaOpening,
+        /// The salt of `formula_commitment`, hex; hidden with the formulas.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formula_salt: Option<String>,
+        /// `sha256("herald/formulas/v1" ‖ salt ‖ canonical formulas)`, hex, public (docs/DICE.md
+        /// "Commitments to hidden formulas"); absent in battles recorded before commitments.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formula_commitment: Option<String>,
     },
     /// A participant added entropy to the dice.
     #[serde(rename = "coalition.EntropyContributed")]
@@ -135,11 +146,19 @@ pub enum BattleEvent {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         contingency: bool,
     },
-    /// The judge replaced the battle's formulas before the dice (visible to judges only).
+    /// The judge replaced the battle's formulas before the dice (visible to judges only, to
+    /// everyone once the battle ended under `open_at_end`; the commitment is public).
     #[serde(rename = "coalition.FormulasSet")]
     FormulasSet {
         /// The new options.
         options: BattleOptions,
+        /// The salt of `formula_commitment`, hex; hidden with the formulas.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formula_salt: Option<String>,
+        /// The public commitment to the new formulas (docs/DICE.md "Commitments to hidden
+        /// formulas"); absent in battles recorded before commitments.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        formula_commitment: Option<String>,
     },
     /// The judge posted the battle's weather (seed 003 §4.1.2.5).
     #[serde(rename = "coalition.WeatherSet")]

@@ -86,6 +86,7 @@ pub fn check_departure(state: &BattleState, side: SideId, departure: &Departure)
 pub fn set_formulas(
     state: &BattleState,
     options: &BattleOptions,
+    formula_salt: Option<&str>,
     ctx: &Context,
 ) -> Result<Vec<BattleEvent>, RuleError> {
     require_judge(&ctx.actor, "set the battle's formulas")?;
@@ -105,7 +106,13 @@ pub fn set_formulas(
             SERVICE_RULES,
         ));
     }
-    Ok(vec![BattleEvent::FormulasSet { options: options.clone() }])
+    // Committed before any die: the formulas are fixed once one is drawn (checked above).
+    let formula_commitment = super::decide::formula_commitment(options, formula_salt)?;
+    Ok(vec![BattleEvent::FormulasSet {
+        options: options.clone(),
+        formula_salt: formula_salt.map(str::to_ascii_lowercase),
+        formula_commitment,
+    }])
 }
 
 /// The judge posts the weather (seed 003 §4.1.2.5: "the weather conditions will be posted

@@ -11,6 +11,7 @@ pub mod attempt;
 pub mod bonus;
 pub mod casualties;
 pub mod command;
+pub mod commitment;
 pub mod decide;
 pub mod event;
 pub mod joint;
@@ -28,6 +29,7 @@ pub mod view;
 
 pub use attempt::{Attempt, AttemptKind, AttemptOutcome, AttemptResolved};
 pub use command::BattleCommand;
+pub use commitment::{FormulaOpening, FormulaOpeningRecord, HiddenFormulas};
 pub use event::BattleEvent;
 pub use joint::{Departure, JointResolution, PartnerArmy, Share};
 pub use options::{BattleOptions, CasualtyFormula, JointFormula, KillFormula, SizeFormula, SizeWeighting, TieRule};

@@ -9,6 +9,10 @@
 //!   battle has ended;
 //! - the kill, capture and joint formulas, and the modifiers and totals of a kill or capture's
 //!   pair of rolls, are visible to judges only (seed 003 §4.3.3: "another secret formula");
+//! - all of the above that is hidden only because of the formulas (the formulas, their salt, the
+//!   size bonuses, the modified totals, the pair of rolls' modifiers) is visible to everyone once
+//!   the battle has ended under `formula_opening: open_at_end`; the formulas' commitment is
+//!   always public (docs/DICE.md "Commitments to hidden formulas");
 //! - a strategy's kill or capture declaration and its named departure are sealed with its text;
 //! - the seed itself never appears in an event until it is revealed.
 
@@ -99,12 +103,26 @@ pub fn redact_battle_event(data: &mut Value, battle: &BattleState, viewer: &View
             hide(data, &["bonus"]);
             hide(data, &["note"]);
         }
+        // Once open, what hid only the formulas is everyone's (seed 003 §4.2.2 as opened by the
+        // battle's own public choice); strategies keep their own rule above.
+        Some(
+            "coalition.BattleCreated"
+            | "coalition.FormulasSet"
+            | "coalition.BattleResolved"
+            | "coalition.JointBattleResolved"
+            | "coalition.KillAttempted"
+            | "coalition.CaptureAttempted",
+        ) if battle.formulas_open() => {}
         Some("coalition.BattleCreated") => {
             hide(data, &["options", "size_formula"]);
             conceal(data, "/options", "kill_formula");
             conceal(data, "/options", "joint_formula");
+            hide(data, &["formula_salt"]);
         }
-        Some("coalition.FormulasSet") => hide(data, &["options"]),
+        Some("coalition.FormulasSet") => {
+            hide(data, &["options"]);
+            hide(data, &["formula_salt"]);
+        }
         Some("coalition.BattleResolved" | "coalition.JointBattleResolved") => hide_resolution_numbers(data),
         Some("coalition.KillAttempted" | "coalition.CaptureAttempted") => {
             for roll in ["attacker_roll", "target_roll"] {

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use super::{
     command::Engagement, joint::PartnerArmy, redact::redact_battle_event, view::BattleView, BattleCommand,
-    BattleOptions, BattleState, CoalitionBattle, SideId, Sides,
+    BattleOptions, BattleState, CoalitionBattle, FormulaOpening, SideId, Sides,
 };
 use crate::{
     coalition::army::ArmySpec,
@@ -52,6 +52,10 @@ pub struct CoalitionBattleSetup {
     /// Tie rule and formulas; defaults documented in docs/rulesets/coalition-battle.md.
     #[serde(default)]
     pub options: BattleOptions,
+    /// When the hidden formulas are opened to every reader: `secret` (the default, seed 003
+    /// §4.2.2) or `open_at_end` (docs/DICE.md "Commitments to hidden formulas").
+    #[serde(default)]
+    pub formula_opening: FormulaOpening,
 }
 
 impl Ruleset for CoalitionBattle {
@@ -67,6 +71,9 @@ impl Ruleset for CoalitionBattle {
 
     const CAPS: &'static [crate::caps::Cap] = crate::coalition::battle::limits::CAPS;
 
+    /// Opening a battle and setting its formulas commit to them (seed 003 §4.2.2).
+    const SALTED_COMMANDS: &'static [&'static str] = &["create_battle", "set_formulas"];
+
     type Setup = CoalitionBattleSetup;
     type View = BattleView;
 
@@ -80,6 +87,8 @@ impl Ruleset for CoalitionBattle {
             strategy_deadline: setup.strategy_deadline,
             options: setup.options,
             seed_commitment,
+            formula_opening: setup.formula_opening,
+            formula_salt: None,
         }
     }
 

@@ -156,6 +156,15 @@ pub struct BattleState {
     /// Kill and capture attempts settled (seed 003 §4.3, §4.5).
     #[serde(default)]
     pub attempts: Vec<AttemptResolved>,
+    /// When the hidden formulas are opened to every reader.
+    #[serde(default)]
+    pub formula_opening: super::FormulaOpening,
+    /// The salt of the commitment in force, hex (none in battles recorded before commitments).
+    #[serde(default)]
+    pub formula_salt: Option<String>,
+    /// The commitment to the formulas in force, hex.
+    #[serde(default)]
+    pub formula_commitment: Option<String>,
 }
 
 impl BattleState {
@@ -247,6 +256,26 @@ impl BattleState {
         )
     }
 
+    /// Whether the hidden formulas are open to every reader now: the battle has ended and was
+    /// opened with `open_at_end` (docs/API.md "Hidden information").
+    pub fn formulas_open(&self) -> bool {
+        self.ended() && self.formula_opening == super::FormulaOpening::OpenAtEnd
+    }
+
+    /// The opening of the commitment in force (formulas, salt, commitment, canonical text), for
+    /// a battle whose formulas were committed.
+    pub fn formula_opening_record(&self) -> Option<super::FormulaOpeningRecord> {
+        let mut record = super::FormulaOpeningRecord::new((&self.options).into(), self.formula_salt.as_deref()?)?;
+        // The commitment as published, so that `matches` checks the log, not itself.
+        record.commitment.clone_from(self.formula_commitment.as_ref()?);
+        Some(record)
+    }
+
+    fn set_commitment(&mut self, salt: &Option<String>, commitment: &Option<String>) {
+        self.formula_salt = salt.clone();
+        self.formula_commitment = commitment.clone();
+    }
+
     /// Apply one event (the decider's `evolve`).
     pub fn apply(&mut self, event: &BattleEvent) {
         match event {
@@ -259,7 +288,12 @@ impl BattleState {
                 strategy_deadline,
                 options,
                 seed_commitment,
+                formula_opening,
+                formula_salt,
+                formula_commitment,
             } => {
+                self.formula_opening = *formula_opening;
+                self.set_commitment(formula_salt, formula_commitment);
                 self.status = BattleStatus::Open;
                 self.sides = armies.map(|_, army| SideState { army: Some(army.clone()), ..SideState::default() });
                 for partner in partners {
@@ -310,7 +344,10 @@ impl BattleState {
                     side.strategy_bonus = None;
                 }
             }
-            BattleEvent::FormulasSet { options } => self.options = options.clone(),
+            BattleEvent::FormulasSet { options, formula_salt, formula_commitment } => {
+                self.options = options.clone();
+                self.set_commitment(formula_salt, formula_commitment);
+            }
             BattleEvent::WeatherSet { weather } => self.weather = Some(weather.clone()),
             BattleEvent::InvolvementAssigned { side, shares } => self.sides.get_mut(*side).involvement = shares.clone(),
             BattleEvent::SanctionApplied { army, side, losses, extended_to, .. } => {

@@ -49,6 +49,15 @@ pub struct BattleView {
     pub tie_rule: TieRule,
     /// `sha256(server seed)`, published before any die was drawn.
     pub seed_commitment: Option<String>,
+    /// When the hidden formulas are opened to every reader (docs/DICE.md "Commitments to hidden
+    /// formulas").
+    pub formula_opening: crate::coalition::battle::FormulaOpening,
+    /// The public commitment to the formulas in force (absent in battles recorded before
+    /// commitments).
+    pub formula_commitment: Option<String>,
+    /// The formulas in force with their salt and commitment: judges, and everyone once the
+    /// battle has ended under `open_at_end`.
+    pub formulas: Option<crate::coalition::battle::FormulaOpeningRecord>,
     /// The server seed, once revealed.
     pub seed: Option<String>,
     /// Entropy contributed by participants, in order.
@@ -82,7 +91,7 @@ pub struct SideView {
     pub strategy: Option<String>,
     /// The strategy bonus (judges; everyone once resolved).
     pub strategy_bonus: Option<u8>,
-    /// The size bonus (judges only, seed 003 §4.2.2).
+    /// The size bonus (judges only, seed 003 §4.2.2; everyone once the formulas are open).
     pub size_bonus: Option<u8>,
     /// The color bonus (once resolved, seed 003 §4.2.3).
     pub color_bonus: Option<u8>,
@@ -200,9 +209,10 @@ impl BattleView {
     /// What is hidden depends on what is public *now*: a strategy sealed at version 3 is public
     /// once the battle has ended, so `current` (the battle's latest state) decides visibility.
     pub fn new(stream: &str, version: u64, state: &BattleState, current: &BattleState, viewer: &Viewer) -> Self {
-        let judge = viewer.is_judge();
+        // What is hidden only because of the formulas is shown once they are open.
+        let formulas_visible = viewer.is_judge() || current.formulas_open();
         let mut hidden = Vec::new();
-        if !judge {
+        if !formulas_visible {
             hidden.push("size bonus, size formula and modified dice totals (seed 003 §4.2.2)".to_string());
             hidden.push("kill, capture and joint formulas and the modifiers of a kill's or capture's pair of rolls (seed 003 §4.3.3, §4.4)".to_string());
         }
@@ -231,12 +241,15 @@ impl BattleView {
             strategy_deadline: state.strategy_deadline,
             tie_rule: state.options.tie_rule,
             seed_commitment: state.seed_commitment.clone(),
+            formula_opening: state.formula_opening,
+            formula_commitment: state.formula_commitment.clone(),
+            formulas: state.formula_opening_record().filter(|_| formulas_visible),
             seed: state.revealed_seed.clone(),
             contributions: state.contributions.clone(),
             sides,
-            result: resolved.map(|r| r.into_view(judge)),
+            result: resolved.map(|r| r.into_view(formulas_visible)),
             killed: state.killed.clone(),
-            attempts: state.attempts.iter().map(|attempt| AttemptView::new(attempt, judge)).collect(),
+            attempts: state.attempts.iter().map(|attempt| AttemptView::new(attempt, formulas_visible)).collect(),
             winner: state.winner,
             hidden,
         }
@@ -339,6 +352,7 @@ fn side_view(
 ) -> SideView {
     let side_state = state.sides.get(side);
     let judge = viewer.is_judge();
+    let formulas_visible = judge || current.formulas_open();
     let strategy = side_state.counting_strategy();
     let casualties = side_state.casualties.clone();
     let troops_after = match (&side_state.army, &casualties) {
@@ -363,7 +377,7 @@ fn side_view(
             None if judge => side_state.strategy_bonus,
             None => None,
         },
-        size_bonus: bonuses.filter(|_| judge).map(|b| b.get(side).size),
+        size_bonus: bonuses.filter(|_| formulas_visible).map(|b| b.get(side).size),
         color_bonus: bonuses.map(|b| b.get(side).color),
         casualties,
         deadline: side_state.deadline,

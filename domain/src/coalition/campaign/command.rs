@@ -56,6 +56,11 @@ pub struct CampaignOptions {
     /// §4.1.2.5); off, the Battle Judge posts it in the battle.
     #[serde(skip_serializing_if = "is_true")]
     pub roll_weather: bool,
+    /// When the battles the round opens open their hidden formulas to every reader: `secret`
+    /// (the default, seed 003 §4.2.2) or `open_at_end` (docs/DICE.md "Commitments to hidden
+    /// formulas"). Left out of stored payloads while the default.
+    #[serde(skip_serializing_if = "crate::coalition::battle::FormulaOpening::is_default")]
+    pub battle_formula_opening: crate::coalition::battle::FormulaOpening,
 }
 
 fn is_true(value: &bool) -> bool {
@@ -64,7 +69,13 @@ fn is_true(value: &bool) -> bool {
 
 impl Default for CampaignOptions {
     fn default() -> Self {
-        Self { battle_deadline_hours: 72, enforce_army_counts: true, enforce_site_counts: true, roll_weather: true }
+        Self {
+            battle_deadline_hours: 72,
+            enforce_army_counts: true,
+            enforce_site_counts: true,
+            roll_weather: true,
+            battle_formula_opening: Default::default(),
+        }
     }
 }
 
