@@ -11,6 +11,9 @@
 #[path = "coalition_battle_support.rs"]
 #[allow(unused_imports)]
 mod coalition_support;
+#[path = "coalition_campaign_support.rs"]
+#[allow(unused_imports)]
+mod campaign_support;
 #[path = "percentile_skirmish_support.rs"]
 #[allow(unused_imports)]
 mod percentile_support;
@@ -97,7 +100,9 @@ struct Play<R: Ruleset> {
     state: R::State,
     events: Vec<Value>,
     rows: Vec<Row>,
-    effective: Option<[u8; 32]>,
+    /// Each key a die was drawn from: its id, seed and effective seed.
+    keys: Vec<(String, [u8; 32], [u8; 32])>,
+    contributions: Vec<String>,
 }
 
 fn at() -> DateTime<Utc> {
@@ -106,14 +111,22 @@ fn at() -> DateTime<Utc> {
 
 impl<R: Ruleset> Play<R> {
     fn new(stream: &'static str) -> Self {
-        Self { stream, state: R::State::default(), events: Vec::new(), rows: Vec::new(), effective: None }
+        Self {
+            stream,
+            state: R::State::default(),
+            events: Vec::new(),
+            rows: Vec::new(),
+            keys: Vec::new(),
+            contributions: Vec::new(),
+        }
     }
 
     /// The tape for the next command: the key in force (the stream's seed, or a turn's seed
     /// derived from it as root), the contributions so far, the word where the last draw ended.
-    fn tape(&mut self) -> (DiceTape, DiceKey) {
+    fn tape(&mut self) -> (DiceTape, (DiceKey, [u8; 32], [u8; 32])) {
         let Some(cursor) = R::dice(&self.state) else {
-            return (DiceTape::new(seed::effective_seed(&SEED, self.stream, &[]), 0), DiceKey::Stream);
+            let key = seed::effective_seed(&SEED, self.stream, &[]);
+            return (DiceTape::new(key, 0), (DiceKey::Stream, SEED, key));
         };
         let base = match cursor.key {
             DiceKey::Stream => SEED,
@@ -122,10 +135,7 @@ impl<R: Ruleset> Play<R> {
         };
         assert_eq!(cursor.commitment, seed::commitment(&base), "the key in force is the one committed");
         let key = seed::effective_seed(&base, self.stream, &cursor.contributions);
-        if cursor.key == DiceKey::Stream {
-            self.effective = Some(key);
-        }
-        (DiceTape::new(key, cursor.next_word), cursor.key)
+        (DiceTape::new(key, cursor.next_word), (cursor.key, base, key))
     }
 
     fn by_at(&mut self, actor: Actor, command: R::Command, recorded_at: DateTime<Utc>) -> Vec<R::Event> {
@@ -140,9 +150,15 @@ impl<R: Ruleset> Play<R> {
             let mut found = Vec::new();
             draws_in(&value, "", &mut found);
             for (pointer, draw) in found {
-                self.rows.push(Row { event: event.event_type(), pointer, key: key.id(), draw });
+                if !self.keys.iter().any(|(id, _, _)| *id == key.0.id()) {
+                    self.keys.push((key.0.id(), key.1, key.2));
+                }
+                self.rows.push(Row { event: event.event_type(), pointer, key: key.0.id(), draw });
             }
             self.events.push(value);
+        }
+        if let Some(cursor) = R::dice(&self.state) {
+            self.contributions = cursor.contributions;
         }
         events
     }
@@ -151,12 +167,13 @@ impl<R: Ruleset> Play<R> {
         self.by_at(actor, command, at())
     }
 
-    /// The participants' entropy, in order.
+    /// The participants' entropy, in order (every worked example records the same two).
     fn contribute(&mut self, actor: Actor) {
         for entropy in CONTRIBUTIONS {
             let command = R::contribute_entropy(entropy.into()).expect("the ruleset takes entropy");
             self.by(actor.clone(), command);
         }
+        assert_eq!(self.contributions, CONTRIBUTIONS.map(String::from), "the contributions are mixed in");
     }
 
     /// The `n`-th (from 0) event of `kind`.
@@ -176,12 +193,21 @@ impl<R: Ruleset> Play<R> {
     fn block(&self, outcome: &[(&str, &str, usize, &str)]) -> String {
         let mut out = String::new();
         out.push_str("| Input | Value |\n|---|---|\n");
-        out.push_str(&format!("| seed | `{}` |\n", hex::encode(SEED)));
-        out.push_str(&format!("| commitment | `{}` |\n", commitment()));
+        out.push_str(&format!("| seed (key `stream`) | `{}` |\n", hex::encode(SEED)));
+        out.push_str(&format!("| commitment (key `stream`) | `{}` |\n", commitment()));
         out.push_str(&format!("| stream | `{}` |\n", self.stream));
-        out.push_str(&format!("| contributions | {} |\n", CONTRIBUTIONS.map(|c| format!("`{c}`")).join(", ")));
-        let effective = self.effective.expect("a die was drawn from the stream's key");
-        out.push_str(&format!("| effective seed | `{}` |\n\n", hex::encode(effective)));
+        let contributions: Vec<String> = self.contributions.iter().map(|c| format!("`{c}`")).collect();
+        let contributions = if contributions.is_empty() { "none".to_owned() } else { contributions.join(", ") };
+        out.push_str(&format!("| contributions | {contributions} |\n"));
+        assert!(!self.keys.is_empty(), "a die was drawn");
+        for (id, base, effective) in &self.keys {
+            if id != "stream" {
+                out.push_str(&format!("| seed (key `{id}`) | `{}` |\n", hex::encode(base)));
+                out.push_str(&format!("| commitment (key `{id}`) | `{}` |\n", hex::encode(seed::commitment(base))));
+            }
+            out.push_str(&format!("| effective seed (key `{id}`) | `{}` |\n", hex::encode(effective)));
+        }
+        out.push('\n');
         out.push_str("| Event | Pointer | Key | Word | Sides | Value | Purpose |\n|---|---|---|---|---|---|---|\n");
         for row in &self.rows {
             out.push_str(&format!(
@@ -233,7 +259,7 @@ fn every_draw_recomputes<R: Ruleset>(play: &Play<R>) {
             Some(("turn", turn)) => turn_seed(&SEED, play.stream, turn.parse().expect("a turn")),
             _ => SEED,
         };
-        let key = seed::effective_seed(&base, play.stream, &CONTRIBUTIONS.map(String::from));
+        let key = seed::effective_seed(&base, play.stream, &play.contributions);
         let (word, sides) = (row.draw["word"].as_u64().expect("word"), row.draw["sides"].as_u64().expect("sides"));
         let draw = DiceTape::new(key, word).roll(u32::try_from(sides).expect("sides"), "check").expect("a draw");
         assert_eq!(u64::from(draw.value), row.draw["value"].as_u64().expect("value"), "{} {}", row.event, row.pointer);
@@ -269,7 +295,21 @@ fn warmachine_worked_example() {
     play.by(controller(RED), attack("red-solo", "Blade", "blue-target"));
     dump("warmachine", &play);
     every_draw_recomputes(&play);
-    compare("warmachine", &play.block(&[]));
+    compare(
+        "warmachine",
+        &play.block(&[
+            ("MAT of red-solo", "warmachine.AttackResolved", 0, "/roll/attack_stat"),
+            ("attack total (2d6 + MAT)", "warmachine.AttackResolved", 0, "/roll/total"),
+            ("DEF of blue-target", "warmachine.AttackResolved", 0, "/roll/target_def"),
+            ("hit", "warmachine.AttackResolved", 0, "/roll/hit"),
+            ("POW of the Blade", "warmachine.AttackResolved", 0, "/damage/0/roll/pow"),
+            ("damage total (2d6 + POW)", "warmachine.AttackResolved", 0, "/damage/0/roll/total"),
+            ("ARM of blue-target", "warmachine.AttackResolved", 0, "/damage/0/roll/target_arm"),
+            ("damage points (total − ARM)", "warmachine.AttackResolved", 0, "/damage/0/roll/damage"),
+            ("boxes marked (of 5)", "warmachine.AttackResolved", 0, "/damage/0/marked"),
+            ("destroyed", "warmachine.AttackResolved", 0, "/damage/0/destroyed"),
+        ]),
+    );
 }
 
 /// In print mode, every event of `play` as JSON lines in target/worked-{name}.jsonl, to find
@@ -312,7 +352,27 @@ fn coalition_battle_worked_example() {
     play.by_at(judge(), BattleCommand::ResolveBattle { running_away: None }, after());
     dump("coalition-battle", &play);
     every_draw_recomputes(&play);
-    compare("coalition-battle", &play.block(&[]));
+    compare(
+        "coalition-battle",
+        &play.block(&[
+            ("bonuses of side a", "coalition.BattleResolved", 0, "/bonuses/a"),
+            ("bonuses of side b", "coalition.BattleResolved", 0, "/bonuses/b"),
+            ("side a die 1 + bonuses", "coalition.BattleResolved", 0, "/dice/a/0/total"),
+            ("side a die 2 + bonuses", "coalition.BattleResolved", 0, "/dice/a/1/total"),
+            ("side a die 3 + bonuses", "coalition.BattleResolved", 0, "/dice/a/2/total"),
+            ("side a die 4 + bonuses", "coalition.BattleResolved", 0, "/dice/a/3/total"),
+            ("side b die 1 + bonuses", "coalition.BattleResolved", 0, "/dice/b/0/total"),
+            ("side b die 2 + bonuses", "coalition.BattleResolved", 0, "/dice/b/1/total"),
+            ("side b die 3 + bonuses", "coalition.BattleResolved", 0, "/dice/b/2/total"),
+            ("side b die 4 + bonuses", "coalition.BattleResolved", 0, "/dice/b/3/total"),
+            ("pair winners", "coalition.BattleResolved", 0, "/pairs"),
+            ("pairs won", "coalition.BattleResolved", 0, "/pairs_won"),
+            ("winner", "coalition.BattleResolved", 0, "/winner"),
+            ("decided by", "coalition.BattleResolved", 0, "/decided_by"),
+            ("casualties of side a", "coalition.BattleResolved", 0, "/casualties/a"),
+            ("casualties of side b", "coalition.BattleResolved", 0, "/casualties/b"),
+        ]),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,7 +401,19 @@ fn zone_rpg_worked_example() {
     play.by(player("alice"), decline("Balthasar"));
     dump("zone-rpg", &play);
     every_draw_recomputes(&play);
-    compare("zone-rpg", &play.block(&[]));
+    compare(
+        "zone-rpg",
+        &play.block(&[
+            ("WIT of bandit", "zone-rpg.AttackDeclared", 0, "/wit_save/value"),
+            ("WIT save passed (d20 < WIT)", "zone-rpg.AttackDeclared", 0, "/wit_save/passed"),
+            ("hit", "zone-rpg.AttackDeclared", 0, "/hit"),
+            ("damage die", "zone-rpg.AttackResolved", 0, "/rolls/0/die"),
+            ("damage", "zone-rpg.AttackResolved", 0, "/rolls/0/damage"),
+            ("armour", "zone-rpg.AttackResolved", 0, "/rolls/0/armour"),
+            ("suffered", "zone-rpg.AttackResolved", 0, "/rolls/0/suffered"),
+            ("Balthasar's health after (from 10)", "zone-rpg.CharacterHit", 0, "/health"),
+        ]),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -351,9 +423,15 @@ fn zone_rpg_worked_example() {
 fn percentile_skirmish_worked_example() {
     use herald_domain::percentile_skirmish::battle::{PercentileSkirmish, SkirmishCommand};
     use percentile_support::*;
+    use herald_domain::percentile_skirmish::mini::{ArmourSlot, MiniProfile};
+    let swordsman = |name: &str, level: u32, initiative: i32| MiniProfile {
+        weapons: vec![melee("Sword", "d6+2")],
+        ..card(name, level, initiative, 30)
+    };
+    let guard = MiniProfile { armour: vec![armour("Mail", ArmourSlot::Body, 2, true, false)], ..swordsman("Guard", 1, 5) };
     let minis = vec![
-        mini("red-a", RED, card("Fighter", 2, 10, 30), 10.0, 10.0, 0.0),
-        mini("blue-b", BLUE, card("Target", 1, 5, 30), 22.0, 10.0, 180.0),
+        mini("red-a", RED, swordsman("Fighter", 2, 10), 10.0, 10.0, 0.0),
+        mini("blue-b", BLUE, guard, 11.0, 10.0, 180.0),
     ];
     let mut create = create_command(Default::default(), minis, Default::default(), Default::default(), 0);
     if let SkirmishCommand::CreateBattle { seed_commitment, .. } = &mut create {
@@ -363,10 +441,26 @@ fn percentile_skirmish_worked_example() {
     play.by(judge(), create);
     play.contribute(judge());
     play.by(alice(), declare(RED, &["red-a"]));
-    play.by(alice(), shoot("red-a", "blue-b", "Bow"));
+    play.by(alice(), strike("red-a", "blue-b", "Sword"));
+    play.by(alice(), pick("red-a", herald_domain::percentile_skirmish::rules::CombatChoice::ThrustToTheBody));
+    play.by(bob(), pick("blue-b", herald_domain::percentile_skirmish::rules::CombatChoice::ThrustToTheBody));
     dump("percentile-skirmish", &play);
     every_draw_recomputes(&play);
-    compare("percentile-skirmish", &play.block(&[]));
+    compare(
+        "percentile-skirmish",
+        &play.block(&[
+            ("red-a's option", "percentile-skirmish.OpenCombatResolved", 0, "/attacker_option"),
+            ("blue-b's option", "percentile-skirmish.OpenCombatResolved", 0, "/defender_option"),
+            ("exchange", "percentile-skirmish.OpenCombatResolved", 0, "/exchange"),
+            ("red-a's blow on blue-b: d6+2", "percentile-skirmish.OpenCombatResolved", 0, "/damage/0/damage/rolled"),
+            ("blue-b's armour (Mail)", "percentile-skirmish.OpenCombatResolved", 0, "/damage/0/damage/armour"),
+            ("blue-b takes", "percentile-skirmish.OpenCombatResolved", 0, "/damage/0/damage/taken"),
+            ("blue-b's life left (of 30)", "percentile-skirmish.OpenCombatResolved", 0, "/damage/0/life_left"),
+            ("blue-b's blow on red-a: d6+2", "percentile-skirmish.OpenCombatResolved", 0, "/damage/1/damage/rolled"),
+            ("red-a takes", "percentile-skirmish.OpenCombatResolved", 0, "/damage/1/damage/taken"),
+            ("red-a's life left (of 30)", "percentile-skirmish.OpenCombatResolved", 0, "/damage/1/life_left"),
+        ]),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -391,5 +485,61 @@ fn swift_swords_worked_example() {
     }
     dump("swift-swords", &play);
     every_draw_recomputes(&play);
-    compare("swift-swords", &play.block(&[]));
+    compare(
+        "swift-swords",
+        &play.block(&[
+            ("roland's hand after the action dice", "swift-swords.ActionDiceRolled", 1, "/hand"),
+            ("action die paid for the attack", "swift-swords.ActionBegun", 0, "/paid"),
+            ("attack dice (weapon 4d)", "swift-swords.AttackResolved", 0, "/record/dice/rolled"),
+            ("success threshold", "swift-swords.AttackResolved", 0, "/record/roll/threshold"),
+            ("successes", "swift-swords.AttackResolved", 0, "/record/roll/successes"),
+            ("ones", "swift-swords.AttackResolved", 0, "/record/roll/ones"),
+            ("fumble", "swift-swords.AttackResolved", 0, "/record/fumble"),
+            ("exposures", "swift-swords.AttackResolved", 0, "/record/exposures"),
+            ("armour", "swift-swords.AttackResolved", 0, "/record/armour"),
+            ("hits", "swift-swords.AttackResolved", 0, "/record/hits"),
+            ("damage", "swift-swords.AttackResolved", 0, "/record/damage"),
+            ("state taken by goblin-1", "swift-swords.StateTaken", 0, "/state"),
+        ]),
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// coalition campaign: one turn with a random route
+
+#[test]
+fn coalition_campaign_worked_example() {
+    use campaign_support::{at, judge, map, mages, on, player, posting};
+    use herald_domain::coalition::{
+        army::RankClass,
+        campaign::{command::TurnKeyCommitment, CampaignCommand, CampaignOptions, CoalitionCampaign},
+    };
+    const STREAM: &str = "campaign-00000000-0000-0000-0000-000000000006";
+    let mut play = Play::<CoalitionCampaign>::new(STREAM);
+    let create = CampaignCommand::CreateCampaign {
+        name: "Worked example".into(),
+        map: map(),
+        players: vec![],
+        armies: vec![on(mages("Barrin", RankClass::PlaguelordCommander), "13E")],
+        options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
+        seed_commitment: commitment(),
+        mercenaries: vec![],
+    };
+    play.by_at(judge(), create, at(0));
+    let turn_key = TurnKeyCommitment { turn: 1, commitment: hex::encode(seed::commitment(&turn_seed(&SEED, STREAM, 1))) };
+    play.by_at(judge(), CampaignCommand::OpenTurn { deadline: at(12), turn_key: Some(turn_key) }, at(1));
+    play.by_at(player(&campaign_support::controller("Barrin")), posting(Some("Barrin: 13E > 11F"), vec![], false), at(2));
+    play.by_at(judge(), CampaignCommand::LockTurn, at(12));
+    play.by_at(judge(), CampaignCommand::AdjudicateTurn { battle_results: vec![] }, at(13));
+    dump("coalition-campaign", &play);
+    every_draw_recomputes(&play);
+    compare(
+        "coalition-campaign",
+        &play.block(&[
+            ("order", "coalition.OrdersPosted", 0, "/orders/0/order/legs/0"),
+            ("route taken", "coalition.MovementAdjudicated", 0, "/moves/0/route"),
+            ("Barrin ends on", "coalition.MovementAdjudicated", 0, "/moves/0/to"),
+            ("next word of the tape", "coalition.TurnAdjudicated", 0, "/next_word"),
+        ]),
+    );
 }
