@@ -8,12 +8,12 @@
 //! `HERALD_PRINT_WORKED=1 cargo test -p herald-domain --test dice_worked -- --nocapture` and paste
 //! each printed block between its markers in docs/DICE.md.
 
-#[path = "coalition_battle_support.rs"]
-#[allow(unused_imports)]
-mod coalition_support;
 #[path = "coalition_campaign_support.rs"]
 #[allow(unused_imports)]
 mod campaign_support;
+#[path = "coalition_battle_support.rs"]
+#[allow(unused_imports)]
+mod coalition_support;
 #[path = "percentile_skirmish_support.rs"]
 #[allow(unused_imports)]
 mod percentile_support;
@@ -279,7 +279,10 @@ fn warmachine_worked_example() {
     let mut play = Play::<Warmachine>::new("battle-00000000-0000-0000-0000-000000000002");
     let mut create = create_command(
         table_with(vec![]),
-        vec![model("red-solo", RED, solo(), 10.0, 10.0), model("blue-target", BLUE, target, 10.0 + 2.0 * small + 0.2, 10.0)],
+        vec![
+            model("red-solo", RED, solo(), 10.0, 10.0),
+            model("blue-target", BLUE, target, 10.0 + 2.0 * small + 0.2, 10.0),
+        ],
         0,
     );
     if let herald_domain::warmachine::battle::command::WarmachineCommand::CreateBattle { seed_commitment, .. } =
@@ -328,7 +331,9 @@ fn dump<R: Ruleset>(name: &str, play: &Play<R>) {
 #[test]
 fn coalition_battle_worked_example() {
     use coalition_support::*;
-    use herald_domain::coalition::battle::{command::Engagement, BattleCommand, BattleOptions, CoalitionBattle, SideId};
+    use herald_domain::coalition::battle::{
+        command::Engagement, BattleCommand, BattleOptions, CoalitionBattle, SideId,
+    };
     let mut play = Play::<CoalitionBattle>::new("battle-00000000-0000-0000-0000-000000000001");
     let mut create = create(armies(), BattleOptions::default(), Engagement::Attack { attacker: SideId::A }, 0);
     if let BattleCommand::CreateBattle { seed_commitment, .. } = &mut create {
@@ -422,13 +427,14 @@ fn zone_rpg_worked_example() {
 #[test]
 fn percentile_skirmish_worked_example() {
     use herald_domain::percentile_skirmish::battle::{PercentileSkirmish, SkirmishCommand};
-    use percentile_support::*;
     use herald_domain::percentile_skirmish::mini::{ArmourSlot, MiniProfile};
+    use percentile_support::*;
     let swordsman = |name: &str, level: u32, initiative: i32| MiniProfile {
         weapons: vec![melee("Sword", "d6+2")],
         ..card(name, level, initiative, 30)
     };
-    let guard = MiniProfile { armour: vec![armour("Mail", ArmourSlot::Body, 2, true, false)], ..swordsman("Guard", 1, 5) };
+    let guard =
+        MiniProfile { armour: vec![armour("Mail", ArmourSlot::Body, 2, true, false)], ..swordsman("Guard", 1, 5) };
     let minis = vec![
         mini("red-a", RED, swordsman("Fighter", 2, 10), 10.0, 10.0, 0.0),
         mini("blue-b", BLUE, guard, 11.0, 10.0, 180.0),
@@ -509,7 +515,7 @@ fn swift_swords_worked_example() {
 
 #[test]
 fn coalition_campaign_worked_example() {
-    use campaign_support::{at, judge, map, mages, on, player, posting};
+    use campaign_support::{at, judge, mages, map, on, player, posting};
     use herald_domain::coalition::{
         army::RankClass,
         campaign::{command::TurnKeyCommitment, CampaignCommand, CampaignOptions, CoalitionCampaign},
@@ -526,9 +532,14 @@ fn coalition_campaign_worked_example() {
         mercenaries: vec![],
     };
     play.by_at(judge(), create, at(0));
-    let turn_key = TurnKeyCommitment { turn: 1, commitment: hex::encode(seed::commitment(&turn_seed(&SEED, STREAM, 1))) };
+    let turn_key =
+        TurnKeyCommitment { turn: 1, commitment: hex::encode(seed::commitment(&turn_seed(&SEED, STREAM, 1))) };
     play.by_at(judge(), CampaignCommand::OpenTurn { deadline: at(12), turn_key: Some(turn_key) }, at(1));
-    play.by_at(player(&campaign_support::controller("Barrin")), posting(Some("Barrin: 13E > 11F"), vec![], false), at(2));
+    play.by_at(
+        player(&campaign_support::controller("Barrin")),
+        posting(Some("Barrin: 13E > 11F"), vec![], false),
+        at(2),
+    );
     play.by_at(judge(), CampaignCommand::LockTurn, at(12));
     play.by_at(judge(), CampaignCommand::AdjudicateTurn { battle_results: vec![] }, at(13));
     dump("coalition-campaign", &play);
