@@ -332,7 +332,9 @@ fn dump<R: Ruleset>(name: &str, play: &Play<R>) {
 fn coalition_battle_worked_example() {
     use coalition_support::*;
     use herald_domain::coalition::battle::{
-        command::Engagement, BattleCommand, BattleOptions, CoalitionBattle, SideId,
+        attempt::{Attempt, AttemptKind},
+        command::Engagement,
+        BattleCommand, BattleOptions, CoalitionBattle, SideId,
     };
     let mut play = Play::<CoalitionBattle>::new("battle-00000000-0000-0000-0000-000000000001");
     let mut create = create(armies(), BattleOptions::default(), Engagement::Attack { attacker: SideId::A }, 0);
@@ -346,7 +348,8 @@ fn coalition_battle_worked_example() {
             side,
             strategy: format!("side {side} holds the ridge"),
             army: None,
-            attempt: None,
+            // Side a risks 500 of its largest slot to kill Darkhand (seed 003 §4.3.2).
+            attempt: (side == SideId::A).then_some(Attempt { kind: AttemptKind::Kill, target: None }),
             departure: None,
         };
         play.by_at(actor, strategy, before());
@@ -376,6 +379,9 @@ fn coalition_battle_worked_example() {
             ("decided by", "coalition.BattleResolved", 0, "/decided_by"),
             ("casualties of side a", "coalition.BattleResolved", 0, "/casualties/a"),
             ("casualties of side b", "coalition.BattleResolved", 0, "/casualties/b"),
+            ("troops Sai Rei risked, per slot", "coalition.KillAttempted", 0, "/risked"),
+            ("kill attempt", "coalition.KillAttempted", 0, "/outcome"),
+            ("risked troops lost, per slot", "coalition.KillAttempted", 0, "/risked_lost"),
         ]),
     );
 }
