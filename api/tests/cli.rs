@@ -270,3 +270,80 @@ fn herald_rebuild_folds_the_log_and_saves_the_read_models() {
     let saved = std::fs::read_dir(dir.path().join("read-models")).expect("saved").count();
     assert!(saved > 0, "a snapshot file in read-models/");
 }
+
+/// `herald verify --campaign`: the campaign and the battle its turn announced, through the
+/// running server and then from the log.
+#[test]
+fn herald_verify_campaign_checks_the_campaign_and_the_battles_it_announced() {
+    use serde_json::json;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let admin = "hrd_cli-campaign-admin";
+    let port =
+        std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a port");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["serve", "--port", &port.to_string(), "--data-dir"])
+        .arg(dir.path())
+        .env("HERALD_ADMIN_TOKEN", admin)
+        .env("RUST_LOG", "error")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("herald starts");
+    let url = format!("http://127.0.0.1:{port}");
+    let client = reqwest::blocking::Client::new();
+    let ready = (0..2000).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        client.get(format!("{url}/readyz")).send().is_ok_and(|r| r.status().is_success())
+    });
+    assert!(ready, "the server never became ready");
+    let post = |path: &str, token: &str, body: serde_json::Value| -> serde_json::Value {
+        let response = client.post(format!("{url}{path}")).bearer_auth(token).json(&body).send().expect("answered");
+        let status = response.status();
+        let body: serde_json::Value = response.json().unwrap_or_default();
+        assert!(status.is_success(), "POST {path}: {status} {body}");
+        body
+    };
+    let token = |player: &str| {
+        post("/v1/tokens", admin, json!({"role": "player", "player": player}))["token"]
+            .as_str()
+            .expect("a token")
+            .to_string()
+    };
+    let (alice, bob) = (token("alice"), token("bob"));
+    let army = |name: &str, team: &str, colors: serde_json::Value, creature: &str, color: &str| {
+        json!({"name": name, "team": team, "rank": "cpl_lt_commander", "colors": colors,
+               "troops": [{"creature": creature, "colors": [color], "power": 1, "toughness": 1, "slot": 0, "full": 5000, "troops": 4000}]})
+    };
+    let created = post(
+        "/v1/campaigns",
+        admin,
+        json!({
+            "name": "Round 1",
+            "map": {"bounds": {"columns": 14, "rows": 38}, "default_terrain": "plains"},
+            "armies": [
+                {"army": army("Sai Rei", "coalition", json!(["red", "green", "blue"]), "Kris Mage", "red"), "controllers": ["alice"], "start": {"by": "square", "square": "5E"}},
+                {"army": army("Plague Host", "phyrexia", json!([]), "Phyrexian Broodling", "black"), "controllers": ["bob"], "start": {"by": "square", "square": "9E"}}
+            ],
+            "options": {"enforce_army_counts": false, "enforce_site_counts": false}
+        }),
+    );
+    let campaign = created["stream"].as_str().expect("a stream").to_string();
+    let deadline = (Utc::now() + chrono::Duration::days(1)).to_rfc3339();
+    post(&format!("/v1/campaigns/{campaign}/turns"), admin, json!({"deadline": deadline}));
+    post(&format!("/v1/campaigns/{campaign}/orders"), &alice, json!({"text": "Sai Rei: 5E > 8E"}));
+    post(&format!("/v1/campaigns/{campaign}/orders"), &bob, json!({"text": "Plague Host: 9E > 8E"}));
+    post(&format!("/v1/campaigns/{campaign}/lock"), admin, json!({}));
+    post(&format!("/v1/campaigns/{campaign}/adjudicate"), admin, json!({}));
+
+    let through = herald(&["verify", "--campaign", &campaign, "--url", &url, "--token", admin], dir.path());
+    let stdout = String::from_utf8_lossy(&through.stdout);
+    assert!(through.status.success(), "{stdout}{}", String::from_utf8_lossy(&through.stderr));
+    assert!(stdout.contains("2 streams: 2 verified"), "the campaign and its battle: {stdout}");
+    let _ = server.kill();
+    let _ = server.wait();
+
+    let local = herald(&["verify", "--campaign", &campaign], dir.path());
+    let stdout = String::from_utf8_lossy(&local.stdout);
+    assert!(local.status.success(), "{stdout}{}", String::from_utf8_lossy(&local.stderr));
+    assert!(stdout.contains("2 streams: 2 verified"), "{stdout}");
+}

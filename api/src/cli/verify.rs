@@ -298,22 +298,11 @@ impl Source for Remote {
         match target {
             Target::Stream(stream) => Ok(vec![stream.clone()]),
             Target::Campaign(id) => {
+                // The server lists the battles a campaign announced (`?campaign=`, docs/API.md
+                // "Paging"); an unknown campaign is its 404.
                 let campaign = stream_name(id, "campaign");
-                let mut events = Vec::new();
-                let mut next = Some(format!("/v1/streams/{campaign}/events"));
-                while let Some(page) = next {
-                    let (status, body, link) = self.get(&page)?;
-                    anyhow::ensure!(status.is_success(), "GET {page}: {status}: {}", problem_detail(&body));
-                    let page_events = body.get("events").and_then(Value::as_array).cloned().unwrap_or_default();
-                    events.extend(page_events);
-                    next = link;
-                }
-                let battles = announced_battles(
-                    events.iter().filter_map(|event| Some((event.get("type")?.as_str()?, event.get("data")?.clone()))),
-                );
-                let known: std::collections::HashSet<String> = self.list_streams("/v1/battles")?.into_iter().collect();
-                let mut streams = vec![campaign];
-                streams.extend(battles.into_iter().filter(|battle| known.contains(battle)));
+                let mut streams = vec![campaign.clone()];
+                streams.extend(self.list_streams(&format!("/v1/battles?campaign={campaign}"))?);
                 Ok(streams)
             }
             Target::All => {
