@@ -52,22 +52,14 @@ fn licence(document: &mut Value) {
 /// Every operation states its security: `[]` for the tokenless ones, "none or a bearer token"
 /// for reads that tailor what they show to the token, and the route's own where it has one.
 fn security(document: &mut Value) {
-    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else { return };
-    for item in paths.values_mut() {
-        let Some(item) = item.as_object_mut() else { continue };
-        for (method, operation) in item.iter_mut() {
-            if !matches!(method.as_str(), "get" | "post" | "put" | "patch" | "delete") {
-                continue;
-            }
-            let Some(operation) = operation.as_object_mut() else { continue };
-            if operation.contains_key("security") {
-                continue;
-            }
-            let tokenless =
-                operation.get("operationId").and_then(Value::as_str).is_some_and(|id| TOKENLESS.contains(&id));
-            let security = if tokenless { json!([]) } else { json!([{}, {"bearer": []}]) };
-            operation.insert("security".into(), security);
+    for (_, operation) in super::operations_mut(document) {
+        let Some(operation) = operation.as_object_mut() else { continue };
+        if operation.contains_key("security") {
+            continue;
         }
+        let tokenless = operation.get("operationId").and_then(Value::as_str).is_some_and(|id| TOKENLESS.contains(&id));
+        let security = if tokenless { json!([]) } else { json!([{}, {"bearer": []}]) };
+        operation.insert("security".into(), security);
     }
 }
 

@@ -18,25 +18,18 @@ use serde_json::{json, Map, Value};
 /// Fill in what `document` lacks.
 pub fn examples(document: &mut Value) {
     let schemas = document.pointer("/components/schemas").cloned().unwrap_or(Value::Null);
-    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else { return };
-    for item in paths.values_mut() {
-        let Some(item) = item.as_object_mut() else { continue };
-        for (method, operation) in item.iter_mut() {
-            if !matches!(method.as_str(), "get" | "post" | "put" | "patch" | "delete") {
-                continue;
-            }
-            describe(operation);
-            if let Some(content) = operation.pointer_mut("/requestBody/content").and_then(Value::as_object_mut) {
-                for (media, body) in content.iter_mut() {
-                    if media.ends_with("json") {
-                        request_example(body, &schemas);
-                    }
+    for (_, operation) in super::operations_mut(document) {
+        describe(operation);
+        if let Some(content) = operation.pointer_mut("/requestBody/content").and_then(Value::as_object_mut) {
+            for (media, body) in content.iter_mut() {
+                if media.ends_with("json") {
+                    request_example(body, &schemas);
                 }
             }
-            if let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) {
-                for (status, response) in responses.iter_mut() {
-                    problem_example(status, response);
-                }
+        }
+        if let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) {
+            for (status, response) in responses.iter_mut() {
+                problem_example(status, response);
             }
         }
     }

@@ -84,6 +84,21 @@ impl Modify for BearerAuth {
     }
 }
 
+/// Every operation of `document` (its `get`, `post`, `put`, `patch` and `delete` objects, not a
+/// path item's shared `parameters`), with its method: what each rewriting step walks.
+pub(crate) fn operations_mut(
+    document: &mut serde_json::Value,
+) -> impl Iterator<Item = (&String, &mut serde_json::Value)> {
+    document
+        .get_mut("paths")
+        .and_then(serde_json::Value::as_object_mut)
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(serde_json::Value::as_object_mut)
+        .flat_map(|item| item.iter_mut())
+        .filter(|(method, _)| matches!(method.as_str(), "get" | "post" | "put" | "patch" | "delete"))
+}
+
 /// The document as JSON: the routes' annotations, the registry's schemas, normalized.
 pub fn spec_value() -> serde_json::Value {
     let mut document = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();

@@ -12,18 +12,11 @@ use serde_json::{json, Value};
 
 /// Add the shared statuses to every operation of `document`.
 pub fn shared_statuses(document: &mut Value) {
-    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else { return };
-    for item in paths.values_mut() {
-        let Some(item) = item.as_object_mut() else { continue };
-        for (method, operation) in item.iter_mut() {
-            if !matches!(method.as_str(), "get" | "post" | "put" | "patch" | "delete") {
-                continue;
-            }
-            for (status, description) in shared_for(operation) {
-                let responses = &mut operation["responses"];
-                if responses.get(status).is_none() {
-                    responses[status] = problem(description);
-                }
+    for (_, operation) in super::operations_mut(document) {
+        for (status, description) in shared_for(operation) {
+            let responses = &mut operation["responses"];
+            if responses.get(status).is_none() {
+                responses[status] = problem(description);
             }
         }
     }
