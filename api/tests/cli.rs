@@ -158,6 +158,43 @@ fn herald(args: &[&str], dir: &std::path::Path) -> std::process::Output {
         .expect("herald runs")
 }
 
+/// `herald serve` on a free port over `dir`, ready; stopped when dropped.
+struct Server {
+    child: std::process::Child,
+    port: u16,
+    url: String,
+}
+
+impl Server {
+    fn start(dir: &std::path::Path, admin: &str) -> Self {
+        let port =
+            std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a port");
+        let child = Command::new(env!("CARGO_BIN_EXE_herald"))
+            .args(["serve", "--port", &port.to_string(), "--data-dir"])
+            .arg(dir)
+            .env("HERALD_ADMIN_TOKEN", admin)
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("herald starts");
+        let server = Self { child, port, url: format!("http://127.0.0.1:{port}") };
+        let ready = (0..2000).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            reqwest::blocking::get(format!("{}/readyz", server.url)).is_ok_and(|r| r.status().is_success())
+        });
+        assert!(ready, "the server never became ready");
+        server
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 #[test]
 fn herald_verify_all_verifies_every_stream_and_sums_up() {
     let (dir, _) = two_battles();
@@ -184,23 +221,8 @@ fn herald_verify_asks_for_what_to_verify() {
 #[test]
 fn while_the_server_runs_the_command_line_goes_through_it() {
     let (dir, streams) = two_battles();
-    let port =
-        std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a port");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_herald"))
-        .args(["serve", "--port", &port.to_string(), "--data-dir"])
-        .arg(dir.path())
-        .env("HERALD_ADMIN_TOKEN", "hrd_cli-test-admin")
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("herald starts");
-    let url = format!("http://127.0.0.1:{port}");
-    let ready = (0..2000).any(|_| {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        reqwest::blocking::get(format!("{url}/readyz")).is_ok_and(|r| r.status().is_success())
-    });
-    assert!(ready, "the server never became ready");
+    let server = Server::start(dir.path(), "hrd_cli-test-admin");
+    let (port, url) = (server.port, server.url.clone());
 
     let locked = herald(&["verify", "--all"], dir.path());
     let stderr = String::from_utf8_lossy(&locked.stderr);
@@ -237,8 +259,7 @@ fn while_the_server_runs_the_command_line_goes_through_it() {
     assert!(!busy.status.success());
     assert!(stderr.contains("already in use") && stderr.contains("--port"), "{stderr}");
 
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
 }
 
 #[test]
@@ -278,24 +299,9 @@ fn herald_verify_campaign_checks_the_campaign_and_the_battles_it_announced() {
     use serde_json::json;
     let dir = tempfile::tempdir().expect("temp dir");
     let admin = "hrd_cli-campaign-admin";
-    let port =
-        std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a port");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_herald"))
-        .args(["serve", "--port", &port.to_string(), "--data-dir"])
-        .arg(dir.path())
-        .env("HERALD_ADMIN_TOKEN", admin)
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("herald starts");
-    let url = format!("http://127.0.0.1:{port}");
+    let server = Server::start(dir.path(), admin);
+    let url = server.url.clone();
     let client = reqwest::blocking::Client::new();
-    let ready = (0..2000).any(|_| {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        client.get(format!("{url}/readyz")).send().is_ok_and(|r| r.status().is_success())
-    });
-    assert!(ready, "the server never became ready");
     let post = |path: &str, token: &str, body: serde_json::Value| -> serde_json::Value {
         let response = client.post(format!("{url}{path}")).bearer_auth(token).json(&body).send().expect("answered");
         let status = response.status();
@@ -339,8 +345,7 @@ fn herald_verify_campaign_checks_the_campaign_and_the_battles_it_announced() {
     let stdout = String::from_utf8_lossy(&through.stdout);
     assert!(through.status.success(), "{stdout}{}", String::from_utf8_lossy(&through.stderr));
     assert!(stdout.contains("2 streams: 2 verified"), "the campaign and its battle: {stdout}");
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
 
     let local = herald(&["verify", "--campaign", &campaign], dir.path());
     let stdout = String::from_utf8_lossy(&local.stdout);

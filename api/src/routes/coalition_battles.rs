@@ -166,14 +166,8 @@ pub async fn get_strategy(
 ) -> Result<HttpResponse, ApiError> {
     let (battle_id, side) = path.into_inner();
     let stream = battle_id.stream();
-    let state = state(&req)?;
-    let entry = state.service.catalog().entry(&stream).ok_or_else(|| not_found(&stream))?;
-    let coalition = ruleset::<CoalitionBattle>()?;
-    if entry.ruleset.rules() != coalition.rules() {
-        return Err(wrong_ruleset(&stream, entry.ruleset, coalition));
-    }
+    let (entry, viewer) = coalition_entry(&req, actor.as_ref(), &stream)?;
     let battle = entry.state_as::<BattleState>().ok_or_else(|| not_found(&stream))?;
-    let viewer = super::viewer(&req, actor.as_ref(), &stream)?;
     if !battle.strategy_visible_to(&viewer, side) {
         return Err(ApiError::Forbidden {
             code: "coalition.battle.strategy_sealed".into(),
@@ -192,6 +186,22 @@ pub async fn get_strategy(
         strategy: strategy.text,
         submitted_at: strategy.at,
     }))
+}
+
+/// A coalition battle's read model and how `actor` may read it: 404 for no battle, 422 for a
+/// battle of another ruleset (for the reads only a coalition battle has).
+fn coalition_entry(
+    req: &HttpRequest,
+    actor: Option<&Actor>,
+    stream: &str,
+) -> Result<(herald_projections::Entry, herald_projections::Viewer), ApiError> {
+    let entry = state(req)?.service.catalog().entry(stream).ok_or_else(|| not_found(stream))?;
+    let coalition = ruleset::<CoalitionBattle>()?;
+    if entry.ruleset.rules() != coalition.rules() {
+        return Err(wrong_ruleset(stream, entry.ruleset, coalition));
+    }
+    let viewer = super::viewer(req, actor, stream)?;
+    Ok((entry, viewer))
 }
 
 /// The opening of a battle's formula commitment: the formulas in force, the salt, the public
@@ -216,14 +226,8 @@ pub async fn get_formulas(
     path: web::Path<BattleId>,
 ) -> Result<HttpResponse, ApiError> {
     let stream = path.into_inner().stream();
-    let state = state(&req)?;
-    let entry = state.service.catalog().entry(&stream).ok_or_else(|| not_found(&stream))?;
-    let coalition = ruleset::<CoalitionBattle>()?;
-    if entry.ruleset.rules() != coalition.rules() {
-        return Err(wrong_ruleset(&stream, entry.ruleset, coalition));
-    }
+    let (entry, viewer) = coalition_entry(&req, actor.as_ref(), &stream)?;
     let battle = entry.state_as::<BattleState>().ok_or_else(|| not_found(&stream))?;
-    let viewer = super::viewer(&req, actor.as_ref(), &stream)?;
     if !viewer.is_judge() && !battle.formulas_open() {
         let why = if battle.formula_opening == FormulaOpening::OpenAtEnd {
             "the formulas are the judge's until the battle ends"
