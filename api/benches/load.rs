@@ -20,6 +20,10 @@
 //! (6) are written through the service and the store in this process first (faster than HTTP),
 //! then served by the child. Run as a test or in a debug build it uses small sizes and short
 //! windows as a quick check that it still runs.
+//!
+//! To profile one figure, `HERALD_LOAD_ONLY=3 HERALD_LOAD_WINDOW=30 cargo bench -p herald-api
+//! --bench load` runs only the store baseline and figure 3 for 30 s, while, say,
+//! `perf record -F 999 -g -p $(pgrep -n herald)` samples the server (docs/PERFORMANCE.md).
 
 #[path = "../../domain/benches/support/round.rs"]
 mod round;
@@ -73,8 +77,9 @@ impl Sizes {
                 million: 2_000,
             }
         } else {
+            let window = std::env::var("HERALD_LOAD_WINDOW").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
             Self {
-                window: Duration::from_secs(5),
+                window: Duration::from_secs(window),
                 long_stream: 10_000,
                 samples: 400,
                 armies: 200,
@@ -104,10 +109,28 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let mut report = Vec::new();
 
-    let store_rate = store_baseline(sizes.window);
+    let only_three = std::env::var("HERALD_LOAD_ONLY").is_ok_and(|only| only == "3");
+    let store = store_baseline(sizes.window);
     report.push(format!(
-        "store: 32 writers on 32 streams, one event an append: {store_rate:.0} events/s (the baseline of 3)"
+        "store: 32 writers on 32 streams, one event an append: {:.0} events/s, {} of CPU time an event, {:.1} appends a group commit (the baseline of 3)",
+        store.rate,
+        cpu_micros(store.cpu_per_event),
+        store.per_flush
     ));
+
+    if only_three {
+        let dir = tempfile::tempdir().expect("a data directory");
+        let server = Server::start(dir.path());
+        println!("server pid {}: 32 clients on 32 streams for {:?}", server.child.id(), sizes.window);
+        let client = Client::new(&server);
+        let many = runtime.block_on(async {
+            let judge = client.token(json!({"role": "judge"})).await;
+            client.many_streams(&judge, sizes.window).await
+        });
+        println!("{}", report[0]);
+        println!("{}", many.line(&store));
+        return;
+    }
 
     let dir = tempfile::tempdir().expect("a data directory");
     let campaign = write_campaign(dir.path(), &sizes);
@@ -129,18 +152,8 @@ fn main() {
             reads / health
         ));
 
-        let streams = client.battles(&judge, CLIENTS).await;
-        let writer = judge.clone();
-        let many = client
-            .rate_each(sizes.window, move |c, worker| {
-                let (path, token) = (roll_path(&streams[worker]), writer.clone());
-                async move { c.post(&path, &token, roll()).await }
-            })
-            .await;
-        report.push(format!(
-            "3. 32 clients on 32 streams: {many:.0} commands/s vs the store's {store_rate:.0} events/s: {:.2}x (goal >= 0.5x)",
-            many / store_rate
-        ));
+        let many = client.many_streams(&judge, sizes.window).await;
+        report.push(many.line(&store));
 
         let long = client.battle(&judge).await;
         let (writer, target) = (judge.clone(), long.clone());
@@ -204,9 +217,15 @@ fn machine() {
 }
 
 /// The store's own rate: 32 threads, each appending one event at a time to its own stream.
-fn store_baseline(window: Duration) -> f64 {
+fn store_baseline(window: Duration) -> Baseline {
     let dir = tempfile::tempdir().expect("a data directory");
     let store = Arc::new(SledStore::open(dir.path()).expect("a store"));
+    let (flushes, flushed) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+    let (counted, appends) = (flushes.clone(), flushed.clone());
+    store.observe_commits(Arc::new(move |commit: herald_store::GroupCommit| {
+        counted.fetch_add(1, Ordering::Relaxed);
+        appends.fetch_add(commit.appends as u64, Ordering::Relaxed);
+    }));
     let stop = Arc::new(AtomicBool::new(false));
     let count = Arc::new(AtomicU64::new(0));
     let threads: Vec<_> = (0..CLIENTS)
@@ -242,14 +261,72 @@ fn store_baseline(window: Duration) -> f64 {
         })
         .collect();
     std::thread::sleep(Duration::from_millis(300));
-    let (start, before) = (Instant::now(), count.load(Ordering::Relaxed));
+    let (start, before, cpu) = (Instant::now(), count.load(Ordering::Relaxed), cpu_seconds("self"));
+    let groups = (flushes.load(Ordering::Relaxed), flushed.load(Ordering::Relaxed));
     std::thread::sleep(window);
-    let rate = (count.load(Ordering::Relaxed) - before) as f64 / start.elapsed().as_secs_f64();
+    let per_flush = (flushed.load(Ordering::Relaxed) - groups.1) as f64
+        / (flushes.load(Ordering::Relaxed) - groups.0).max(1) as f64;
+    let appended = count.load(Ordering::Relaxed) - before;
+    let rate = appended as f64 / start.elapsed().as_secs_f64();
+    let per_event = (cpu_seconds("self") - cpu) / appended.max(1) as f64;
     stop.store(true, Ordering::Relaxed);
     for thread in threads {
         let _ = thread.join();
     }
-    rate
+    Baseline { rate, cpu_per_event: per_event, per_flush }
+}
+
+/// Figure 3's measure: commands per second through HTTP, and the CPU time of one command in the
+/// server and in the load generator (this process, so its figure includes the runtime's).
+struct Many {
+    rate: f64,
+    server_cpu: f64,
+    client_cpu: f64,
+    /// Appends answered by one of the server's group commits, from its `/metrics`.
+    per_flush: f64,
+}
+
+impl Many {
+    /// The report line, beside the store's baseline.
+    fn line(&self, store: &Baseline) -> String {
+        format!(
+            "3. 32 clients on 32 streams: {:.0} commands/s vs the store's {:.0} events/s: {:.2}x (goal >= 0.5x); \
+             CPU time per command: server {}, load generator {}, vs the store's {} per event; \
+             {:.1} appends a group commit vs the store's {:.1}",
+            self.rate,
+            store.rate,
+            self.rate / store.rate,
+            cpu_micros(self.server_cpu),
+            cpu_micros(self.client_cpu),
+            cpu_micros(store.cpu_per_event),
+            self.per_flush,
+            store.per_flush
+        )
+    }
+}
+
+/// The store's own rate, and the CPU time (all threads) it spends on one event.
+struct Baseline {
+    rate: f64,
+    cpu_per_event: f64,
+    /// Appends answered by one group commit (flush and fsync), on average.
+    per_flush: f64,
+}
+
+/// CPU time (user and system, every thread) used so far by process `pid` ("self" for this one),
+/// from `/proc/{pid}/stat`, whose times are in clock ticks of 1/100 s on Linux.
+fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|t| t.parse::<u64>().ok()).unwrap_or(0);
+    // utime and stime are the 14th and 15th fields; `fields` starts at the 3rd.
+    (ticks(11) + ticks(12)) as f64 / 100.0
+}
+
+/// Microseconds of CPU time per item.
+fn cpu_micros(seconds: f64) -> String {
+    format!("{:.0} µs", seconds * 1e6)
 }
 
 /// A campaign played for `turns` turns with `armies` armies through the service (as judges and
@@ -506,12 +583,14 @@ impl Drop for Server {
 struct Client {
     http: reqwest::Client,
     base: String,
+    /// The server's process id, to read its CPU time.
+    pid: u32,
 }
 
 impl Client {
     fn new(server: &Server) -> Self {
         let http = reqwest::Client::builder().pool_max_idle_per_host(64).build().expect("a client");
-        Self { http, base: format!("http://127.0.0.1:{}", server.port) }
+        Self { http, base: format!("http://127.0.0.1:{}", server.port), pid: server.child.id() }
     }
 
     async fn get(&self, path: &str) -> bool {
@@ -585,6 +664,45 @@ impl Client {
             let _ = worker.await;
         }
         done.load(Ordering::Relaxed) as f64 / started.elapsed().as_secs_f64()
+    }
+
+    /// Figure 3: 32 clients, each rolling on a battle of its own, for `window`, and the CPU time
+    /// one command costs the server and the load generator.
+    async fn many_streams(&self, judge: &str, window: Duration) -> Many {
+        let streams = self.battles(judge, CLIENTS).await;
+        let writer = judge.to_string();
+        let groups = self.group_commits().await;
+        let (server, client) = (cpu_seconds(&self.pid.to_string()), cpu_seconds("self"));
+        let started = Instant::now();
+        let rate = self
+            .rate_each(window, move |c, worker| {
+                let (path, token) = (roll_path(&streams[worker]), writer.clone());
+                async move { c.post(&path, &token, roll()).await }
+            })
+            .await;
+        let commands = rate * started.elapsed().as_secs_f64();
+        let (count, appends) = self.group_commits().await;
+        Many {
+            per_flush: (appends - groups.1) / (count - groups.0).max(1.0),
+            rate,
+            server_cpu: (cpu_seconds(&self.pid.to_string()) - server) / commands.max(1.0),
+            client_cpu: (cpu_seconds("self") - client) / commands.max(1.0),
+        }
+    }
+
+    /// The server's group commits so far and the appends they answered
+    /// (`herald_store_flush_appends`, a histogram, on `/metrics`).
+    async fn group_commits(&self) -> (f64, f64) {
+        let text = match self.http.get(format!("{}/metrics", self.base)).send().await {
+            Ok(response) => response.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        let value = |name: &str| {
+            text.lines()
+                .find_map(|line| line.strip_prefix(name).and_then(|rest| rest.trim().parse::<f64>().ok()))
+                .unwrap_or(0.0)
+        };
+        (value("herald_store_flush_appends_count"), value("herald_store_flush_appends_sum"))
     }
 
     /// Roll for the judge on `battle` until its stream holds `events` events.

@@ -137,7 +137,6 @@ impl Application {
                         .map(str::to_string)
                         .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
                     req.extensions_mut().insert(RequestId(request_id.clone()));
-                    let route = req.match_pattern().unwrap_or_else(|| "(unmatched)".into());
                     let method = req.method().to_string();
                     let state = req.app_data::<web::Data<AppState>>().cloned();
                     let span = tracing::info_span!("request", request_id = %request_id, %method, path = %req.path());
@@ -157,6 +156,9 @@ impl Application {
                     async move {
                         let mut response = response.await?;
                         let status = response.status();
+                        // Asked once routed: actix then finds the pattern by the resource that
+                        // matched, where before routing it tries every route's regex again.
+                        let route = response.request().match_pattern().unwrap_or_else(|| "(unmatched)".into());
                         if let Ok(value) = HeaderValue::from_str(&request_id) {
                             response.headers_mut().insert(HeaderName::from_static("x-request-id"), value);
                         }

@@ -27,7 +27,8 @@ const MAX_EVENTS: usize = 16 * 1024;
 /// How long dropping the store waits for the writer to answer what is queued.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 
-type Reply = std::sync::mpsc::SyncSender<Result<AppendResult, StoreError>>;
+/// A oneshot, as in the sled writer: the waiting caller parks at once instead of spinning.
+type Reply = oneshot::Sender<Result<AppendResult, StoreError>>;
 
 struct Job {
     request: AppendRequest,
@@ -75,9 +76,9 @@ impl Handle {
     fn enqueue(
         &self,
         request: AppendRequest,
-    ) -> Result<std::sync::mpsc::Receiver<Result<AppendResult, StoreError>>, StoreError> {
+    ) -> Result<oneshot::Receiver<Result<AppendResult, StoreError>>, StoreError> {
         crate::validate::append_without_nul(&request)?;
-        let (reply, answer) = std::sync::mpsc::sync_channel(1);
+        let (reply, answer) = oneshot::channel();
         let queue = self.queue.as_ref().ok_or(StoreError::Closed)?;
         queue.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
         Ok(answer)

@@ -25,8 +25,12 @@ const MAX_REQUESTS: usize = 1024;
 /// Most events one group commit takes (a request is never split).
 const MAX_EVENTS: usize = 16 * 1024;
 
-/// Where one request's answer goes.
-pub(crate) type Reply = Sender<Result<AppendResult, StoreError>>;
+/// Where one request's answer goes: a oneshot, whose waiting thread parks at once. (A
+/// crossbeam channel's `recv` first spins and yields the CPU up to ten times, and with dozens of
+/// callers waiting on a group commit those yields cost more CPU than the append: docs/PERFORMANCE.md,
+/// "The service under load".)
+pub(crate) type Reply = oneshot::Sender<Result<AppendResult, StoreError>>;
+type Answer = oneshot::Receiver<Result<AppendResult, StoreError>>;
 
 struct Job {
     request: AppendRequest,
@@ -77,12 +81,9 @@ impl Handle {
             .collect()
     }
 
-    fn enqueue(
-        &self,
-        request: AppendRequest,
-    ) -> Result<crossbeam_channel::Receiver<Result<AppendResult, StoreError>>, StoreError> {
+    fn enqueue(&self, request: AppendRequest) -> Result<Answer, StoreError> {
         crate::validate::append(&request)?;
-        let (reply, answer) = crossbeam_channel::bounded(1);
+        let (reply, answer) = oneshot::channel();
         let queue = self.queue.as_ref().ok_or(StoreError::Closed)?;
         queue.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
         Ok(answer)

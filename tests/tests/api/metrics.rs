@@ -30,6 +30,10 @@ async fn metrics_count_requests_and_commands_and_readiness_reports_the_projectio
     let created =
         line(&["route=\"/v1/battles\"", "method=\"POST\"", "status=\"201\""]).expect("POST /v1/battles counted");
     assert!(created.ends_with(" 1"), "{created}");
+    // A route with parameters is counted under its pattern, not the path it was called with.
+    let entropy = line(&["route=\"/v1/battles/{battle_id}/entropy\"", "method=\"POST\"", "status=\"200\""])
+        .expect("POST /v1/battles/{battle_id}/entropy counted under its pattern");
+    assert!(entropy.ends_with(" 1"), "{entropy}");
     assert!(line(&["status=\"422\""]).is_some(), "refusals are counted: {text}");
     assert!(line(&["status=\"404\""]).is_some(), "unknown routes are counted: {text}");
     assert!(text.contains("herald_http_request_duration_seconds"), "{text}");
