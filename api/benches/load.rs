@@ -23,7 +23,9 @@
 //!
 //! To profile one figure, `HERALD_LOAD_ONLY=3 HERALD_LOAD_WINDOW=30 cargo bench -p herald-api
 //! --bench load` runs only the store baseline and figure 3 for 30 s, while, say,
-//! `perf record -F 999 -g -p $(pgrep -n herald)` samples the server (docs/PERFORMANCE.md).
+//! `perf record -F 299 --call-graph dwarf -p $(pgrep -n herald)` samples the server
+//! (docs/PERFORMANCE.md). `HERALD_LOAD_ONLY=1` times one client's rolls, one at a time, on a
+//! 10-event stream. `HERALD_LOAD_BIN=path/to/herald` serves from another build, to compare two.
 
 #[path = "../../domain/benches/support/round.rs"]
 mod round;
@@ -109,7 +111,21 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let mut report = Vec::new();
 
-    let only_three = std::env::var("HERALD_LOAD_ONLY").is_ok_and(|only| only == "3");
+    let only = std::env::var("HERALD_LOAD_ONLY").unwrap_or_default();
+    if only == "1" {
+        let dir = tempfile::tempdir().expect("a data directory");
+        let server = Server::start(dir.path());
+        let client = Client::new(&server);
+        let (median, p99) = runtime.block_on(async {
+            let judge = client.token(json!({"role": "judge"})).await;
+            let battle = client.battle(&judge).await;
+            client.grow(&judge, &battle, 10).await;
+            client.one_at_a_time(&judge, &battle, sizes.samples).await
+        });
+        println!("1. one client, POSTs on a 10-event stream: median {}, p99 {}", micros(median), micros(p99));
+        return;
+    }
+    let only_three = only == "3";
     let store = store_baseline(sizes.window);
     report.push(format!(
         "store: 32 writers on 32 streams, one event an append: {:.0} events/s, {} of CPU time an event, {:.1} appends a group commit (the baseline of 3)",
@@ -369,6 +385,7 @@ fn write_campaign(dir: &Path, sizes: &Sizes) -> Campaign {
             armies: round::armies_on(&map, sizes.armies, &mut rng),
             options,
             seed_commitment: hex::encode(commitment),
+            positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
             mercenaries: Vec::new(),
         },
         &judge,
@@ -515,7 +532,9 @@ impl Server {
     fn spawn(dir: &Path) -> Self {
         let port =
             TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
-        let child = Command::new(env!("CARGO_BIN_EXE_herald"))
+        // Another build may be measured against this one with HERALD_LOAD_BIN.
+        let binary = std::env::var_os("HERALD_LOAD_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_herald").into());
+        let child = Command::new(binary)
             .args(["serve", "--port", &port.to_string(), "--data-dir"])
             .arg(dir)
             .env("HERALD_ADMIN_TOKEN", ADMIN)
@@ -737,6 +756,17 @@ impl Client {
             }
         }
         (median(&mut on_short), median(&mut on_long))
+    }
+
+    /// Median and 99th percentile of `samples` rolls on `battle`, one at a time.
+    async fn one_at_a_time(&self, judge: &str, battle: &str, samples: usize) -> (Duration, Duration) {
+        let mut latencies = Vec::new();
+        for _ in 0..samples {
+            let started = Instant::now();
+            assert!(self.post(&roll_path(battle), judge, roll()).await, "a judge's roll is accepted");
+            latencies.push(started.elapsed());
+        }
+        (median(&mut latencies), percentile(&mut latencies, 0.99))
     }
 
     /// Median and 99th percentile of posting a player's orders, one at a time.

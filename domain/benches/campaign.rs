@@ -25,7 +25,9 @@ use chrono::{DateTime, Utc};
 use criterion::Criterion;
 use herald_domain::{
     coalition::{
-        campaign::{CampaignCommand, CampaignEvent, CampaignOptions, CampaignState, CoalitionCampaign},
+        campaign::{
+            CampaignCommand, CampaignEvent, CampaignOptions, CampaignState, CoalitionCampaign, PositionsRecord,
+        },
         map::{Map, MapBounds},
     },
     dice::DiceTape,
@@ -72,6 +74,11 @@ fn judge() -> Actor {
 
 /// A round of `count` armies, both teams, on distinct random squares of `map`.
 fn create(map: &Map, count: usize, rng: &mut Scenario) -> Round {
+    create_recording(map, count, rng, PositionsRecord::BeyondReports)
+}
+
+/// The same round, its movement events recording `positions` as `record` says.
+fn create_recording(map: &Map, count: usize, rng: &mut Scenario, record: PositionsRecord) -> Round {
     let armies = armies_on(map, count, rng);
     let command = CampaignCommand::CreateCampaign {
         name: "Bench round".into(),
@@ -80,6 +87,7 @@ fn create(map: &Map, count: usize, rng: &mut Scenario) -> Round {
         armies,
         options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
         seed_commitment: "00".repeat(32),
+        positions_record: record,
         mercenaries: Vec::new(),
     };
     let mut round = Round { state: CampaignState::default(), events: Vec::new() };
@@ -133,6 +141,56 @@ fn fold_values(values: &[serde_json::Value]) -> CampaignState {
     state
 }
 
+/// The JSON bytes of the `MovementAdjudicated` events of the round `replay` plays, recorded as
+/// `record` says.
+fn movement_bytes(armies: usize, turns: u32, record: PositionsRecord) -> usize {
+    let mut rng = Scenario::new(2026);
+    let mut round = create_recording(&Map::default(), armies, &mut rng, record);
+    for turn in 1..=turns {
+        play_turn(&mut round, turn, &mut rng);
+    }
+    round
+        .events
+        .iter()
+        .filter(|event| matches!(event, CampaignEvent::MovementAdjudicated { .. }))
+        .map(|event| serde_json::to_vec(event).map_or(0, |bytes| bytes.len()))
+        .sum()
+}
+
+/// What the `MovementAdjudicated` events spend their bytes on: each field's share, and how
+/// many of the move reports are armies that stayed where they were.
+fn movement_fields(values: &[serde_json::Value]) -> String {
+    let movements: Vec<&serde_json::Map<String, serde_json::Value>> = values
+        .iter()
+        .filter(|value| value["type"] == "coalition.MovementAdjudicated")
+        .filter_map(serde_json::Value::as_object)
+        .collect();
+    let size = |value: &serde_json::Value| serde_json::to_vec(value).map_or(0, |bytes| bytes.len());
+    let total: usize = movements.iter().map(|fields| fields.values().map(size).sum::<usize>()).sum();
+    let mut shares: BTreeMap<&str, usize> = BTreeMap::new();
+    for fields in &movements {
+        for (name, value) in fields.iter() {
+            *shares.entry(name.as_str()).or_default() += size(value);
+        }
+    }
+    let reports: Vec<&serde_json::Value> = movements
+        .iter()
+        .filter_map(|fields| fields.get("moves"))
+        .filter_map(|moves| moves.as_array())
+        .flatten()
+        .collect();
+    let stayed = reports.iter().filter(|report| report["from"] == report["to"]).count();
+    let shares: Vec<String> = shares
+        .iter()
+        .map(|(name, bytes)| format!("{name} {:.0}%", 100.0 * *bytes as f64 / total.max(1) as f64))
+        .collect();
+    format!(
+        "MovementAdjudicated by field: {}; {stayed} of {} move reports are armies that did not move",
+        shares.join(", "),
+        reports.len()
+    )
+}
+
 /// The same from the JSON bytes (the store's parse into a `Value` included).
 fn fold_bytes(bytes: &[Vec<u8>]) -> CampaignState {
     let mut state = CampaignState::default();
@@ -177,6 +235,16 @@ fn replay(criterion: &mut Criterion, quick: bool, summary: &mut Vec<String>) {
         })
         .collect();
     eprintln!("campaign: JSON by event type: {}", kinds.join(", "));
+    eprintln!("campaign: {}", movement_fields(&values));
+    let every_army = movement_bytes(armies, turns, PositionsRecord::EveryArmy);
+    let beyond_reports = movement_bytes(armies, turns, PositionsRecord::BeyondReports);
+    eprintln!(
+        "campaign: MovementAdjudicated {} B a turn listing only the squares the reports do not give, \
+         {} B listing every army's square (rounds set up before): {:.0}% smaller",
+        beyond_reports / turns as usize,
+        every_army / turns as usize,
+        100.0 * (1.0 - beyond_reports as f64 / every_army as f64)
+    );
     let battles = count_of(&events, "coalition.BattleAnnounced");
     let living = round.state.armies.len();
     eprintln!(

@@ -101,6 +101,7 @@ fn setup() -> Round {
                     ..Default::default()
                 },
                 seed_commitment: "00".repeat(32),
+                positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
                 mercenaries: vec![],
             },
             judge(),
@@ -242,6 +243,7 @@ fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2(
         armies: vec![entry],
         options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
         seed_commitment: "00".repeat(32),
+        positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
         mercenaries: vec![],
     };
     round.run(create, judge(), at(1)).expect("created");
@@ -287,6 +289,7 @@ fn a_map_wider_than_the_alphabet_is_refused_because_its_squares_could_not_be_wri
         armies: vec![],
         options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
         seed_commitment: "00".repeat(32),
+        positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
         mercenaries: vec![],
     };
     assert_eq!(round.run(create, judge(), at(1)).expect_err("refused"), "coalition.campaign.map_bounds");

@@ -179,6 +179,7 @@ fn each_battle_is_posted_with_its_weather_from_the_table_seed_003_4_1_2_5() {
             ..Default::default()
         },
         seed_commitment: "00".repeat(32),
+        positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
         mercenaries: vec![],
     };
     quiet.run(create, judge()).expect("set up");

@@ -199,6 +199,7 @@ impl Round {
             armies,
             options,
             seed_commitment: "00".repeat(32),
+            positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
             mercenaries,
         };
         round.run(create, judge())?;

@@ -535,6 +535,7 @@ fn coalition_campaign_worked_example() {
         armies: vec![on(mages("Barrin", RankClass::PlaguelordCommander), "13E")],
         options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
         seed_commitment: commitment(),
+        positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
         mercenaries: vec![],
     };
     play.by_at(judge(), create, at(0));

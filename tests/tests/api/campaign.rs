@@ -132,6 +132,12 @@ async fn a_campaign_turn_moves_armies_opens_their_battle_and_applies_its_result_
     let long = format!("Sai Rei: {from} > {}{column} > {}{column}", row + 3, row + 6);
     let third = turn(&app, &cast, &id, &[("alice", long.as_str())]).await;
     assert!(events_of(&third, "coalition.MovementAdjudicated")[0]["data"]["long_moves"][0]["legs"].is_array());
+    // Where each army ended is its move report's `to`: a round set up now repeats none of it in
+    // `positions` (docs/PERFORMANCE.md, "Campaign").
+    let movement = &events_of(&third, "coalition.MovementAdjudicated")[0]["data"];
+    assert!(movement.get("positions").is_none(), "{movement:#}");
+    let reports = movement["moves"].as_array().expect("reports");
+    assert!(reports.iter().any(|report| report["army"] == "Sai Rei" && report["to"] == format!("{}{column}", row + 3)));
     let report = app.request("GET", &format!("/v1/campaigns/{id}/turns/3/report?format=text"), None, None).await;
     let text = report.body.as_str().expect("text");
     assert!(text.contains(&format!("Sai Rei: {from} > {}{column}", row + 3)), "{text}");

@@ -16,7 +16,7 @@ use super::{
     capture::conversion_days,
     command::BattleResult,
     control::decide::end_of_turn,
-    event::CampaignEvent,
+    event::{CampaignEvent, PositionsRecord},
     judges::{self, Office},
     mercenaries::{abilities::heal_town_defenders, spawn, RaiderDisbanded},
     results::{apply_result, Fights},
@@ -29,7 +29,7 @@ use crate::{
         army::Army,
         days::{army_destruction_victory, count_turn, ArmyTurn, DaysEvent, Fight},
         map::Square,
-        movement::{adjudicate as adjudicate_movement, ArmyPosition},
+        movement::{adjudicate as adjudicate_movement, ArmyPosition, MoveReport, Position},
         orders::{select::IgnoreReason, select_orders, ControlList, Order, PostedOrder},
         setup::MercenaryFaction,
     },
@@ -146,8 +146,8 @@ pub fn adjudicate(
     let moved = CampaignEvent::MovementAdjudicated {
         turn: state.turn,
         ignored: selection.ignored,
+        positions: recorded_positions(state.positions_record, &movement.report, movement.positions),
         moves: movement.report,
-        positions: movement.positions,
         long_moves: movement.long_moves,
         draws: movement.draws,
     };
@@ -270,4 +270,23 @@ fn destruction_victory(state: &CampaignState) -> Option<CampaignEvent> {
     }
     army_destruction_victory(state.armies.values().map(|a| &a.army), &state.commanded)
         .map(|victory| CampaignEvent::Days(DaysEvent::RoundWon { victory }))
+}
+
+/// The squares a `MovementAdjudicated` event lists beside its move reports: every army's, in a
+/// round recorded that way; otherwise those no report gives (an army without a report, or whose
+/// report ends elsewhere). Folding the reports then these squares gives every army the square it
+/// has in `positions` either way, and touches the same armies, as long as every reported army is
+/// listed there; if one is not (never, as the adjudicator reports only armies it places), the
+/// event keeps every square.
+fn recorded_positions(record: PositionsRecord, reports: &[MoveReport], positions: Vec<Position>) -> Vec<Position> {
+    if record == PositionsRecord::EveryArmy {
+        return positions;
+    }
+    let placed: BTreeSet<&str> = positions.iter().map(|position| position.army.as_str()).collect();
+    if reports.iter().any(|report| !placed.contains(report.army.as_str())) {
+        return positions;
+    }
+    // The last report of an army is the one the fold applies last.
+    let ends: BTreeMap<&str, Square> = reports.iter().map(|report| (report.army.as_str(), report.to)).collect();
+    positions.into_iter().filter(|position| ends.get(position.army.as_str()) != Some(&position.square)).collect()
 }

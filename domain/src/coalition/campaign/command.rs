@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{judges::Appointment, mercenaries::MercenaryEntry, voting::VoteSystem};
+use super::{event::PositionsRecord, judges::Appointment, mercenaries::MercenaryEntry, voting::VoteSystem};
 use crate::coalition::{
     army::{Army, Team, TroopLine},
     battle::{Departure, SideId},
@@ -138,6 +138,11 @@ pub enum CampaignCommand {
         /// The mercenaries, added after the teams' armies (seed 003 §2.5.3, ch. 6).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mercenaries: Vec<MercenaryEntry>,
+        /// What the round's movement events list in `positions`, set by the service
+        /// (`beyond_reports`); a stored command without it set up its round before the choice,
+        /// and replays as it was recorded.
+        #[serde(default, skip_serializing_if = "PositionsRecord::is_every_army")]
+        positions_record: PositionsRecord,
     },
     /// Change who controls an army directly (the Movement or Battle Judge, seed 003 §5.2,
     /// §5.2.2.2): a change that breaks §5.3 needs `accept_illegal`, and must be undone within a turn.

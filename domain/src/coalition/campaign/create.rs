@@ -7,7 +7,7 @@ use super::{
     command::{ArmyEntry, CampaignOptions, Start},
     control::{activity::default_holders, ControlAuthorityGranted},
     decide::{refuse, SERVICE_RULES},
-    event::CampaignEvent,
+    event::{CampaignEvent, PositionsRecord},
     mercenaries::{MercenaryEnlisted, MercenaryEntry, MERCENARY_JUDGE},
     state::CampaignState,
 };
@@ -40,12 +40,14 @@ pub struct Setup<'a> {
     pub options: &'a CampaignOptions,
     /// The root seed's commitment.
     pub seed_commitment: &'a str,
+    /// What the round's movement events list in `positions`.
+    pub positions_record: PositionsRecord,
 }
 
 /// Set up the round (a judge or admin, seed 003 §2.5): the map, the players, the teams' armies,
 /// each side's authority over the control list (§5.2.2.1) and the mercenaries (§2.5.3, ch. 6).
 pub fn create(state: &CampaignState, ctx: &Context, setup: Setup<'_>) -> Result<Vec<CampaignEvent>, RuleError> {
-    let Setup { name, map, players, entries, mercenaries, options, seed_commitment } = setup;
+    let Setup { name, map, players, entries, mercenaries, options, seed_commitment, positions_record } = setup;
     if state.created {
         return Err(refuse("already_exists", "this campaign already exists", SERVICE_RULES));
     }
@@ -133,6 +135,7 @@ pub fn create(state: &CampaignState, ctx: &Context, setup: Setup<'_>) -> Result<
         options: options.clone(),
         seed_commitment: seed_commitment.to_lowercase(),
         at: Some(ctx.recorded_at),
+        positions_record,
     }];
     for entry in entries {
         let square = squares.get(&entry.army.name).copied().ok_or_else(|| {

@@ -58,8 +58,19 @@ pub fn decide(
 ) -> Result<Vec<CampaignEvent>, RuleError> {
     use super::control::decide as control;
     use CampaignCommand as C;
-    if let C::CreateCampaign { name, map, players, armies, options, seed_commitment, mercenaries } = command {
-        let setup = Setup { name, map, players, entries: armies, mercenaries, options, seed_commitment };
+    if let C::CreateCampaign { name, map, players, armies, options, seed_commitment, mercenaries, positions_record } =
+        command
+    {
+        let setup = Setup {
+            name,
+            map,
+            players,
+            entries: armies,
+            mercenaries,
+            options,
+            seed_commitment,
+            positions_record: *positions_record,
+        };
         return create(state, ctx, setup);
     }
     if !state.created {

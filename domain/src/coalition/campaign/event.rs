@@ -67,6 +67,10 @@ pub enum CampaignEvent {
         /// When (every player's first post, seed 003 §5.1).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<DateTime<Utc>>,
+        /// What the round's `MovementAdjudicated` events list in `positions`; absent in rounds set
+        /// up before it was chosen, which list every army.
+        #[serde(default, skip_serializing_if = "PositionsRecord::is_every_army")]
+        positions_record: PositionsRecord,
     },
     /// An army was put on the map (seed 003 §2.5.2.3).
     #[serde(rename = "coalition.ArmyPlaced")]
@@ -158,7 +162,10 @@ pub enum CampaignEvent {
         ignored: Vec<IgnoredOrder>,
         /// Every army's move, partial move, rejection or stay, with the reason and rule.
         moves: Vec<MoveReport>,
-        /// Every army's square after movement.
+        /// The squares after movement that `moves` does not give (each report's `to` is where its
+        /// army ended), so usually empty; rounds set up before `positions_record` list every
+        /// army's square here (`every_army`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         positions: Vec<Position>,
         /// Long moves still under way.
         long_moves: Vec<LongMove>,
@@ -423,3 +430,26 @@ pub enum Delivery {
 }
 
 impl EventType for CampaignEvent {}
+
+// Issue 13: a turn's event listed every army's square, which the move reports already give; in a
+// 200-army round that was about a seventh of the event, every turn (docs/PERFORMANCE.md).
+/// What a round's `MovementAdjudicated` events list in `positions`: every army's square, or only
+/// the squares the move reports do not give.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PositionsRecord {
+    /// Every army's square: rounds set up before the choice, whose replays must give back what
+    /// was recorded (the default when the field is absent).
+    #[default]
+    EveryArmy,
+    /// Only the squares the move reports do not give (usually none): every round the service
+    /// sets up now.
+    BeyondReports,
+}
+
+impl PositionsRecord {
+    /// Whether this is [`PositionsRecord::EveryArmy`] (left out of the JSON).
+    pub fn is_every_army(&self) -> bool {
+        *self == Self::EveryArmy
+    }
+}

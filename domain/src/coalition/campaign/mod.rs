@@ -33,7 +33,7 @@ pub mod weather;
 pub use command::{
     ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignOptions, Start, TurnKeyCommitment,
 };
-pub use event::{CampaignEvent, Delivery};
+pub use event::{CampaignEvent, Delivery, PositionsRecord};
 pub use state::{ArmyState, BattleLink, CampaignState, PendingTransfer, TurnKey, TurnPhase};
 
 /// The campaign decider.

@@ -82,6 +82,7 @@ impl Ruleset for CoalitionCampaign {
             options: setup.options,
             seed_commitment,
             mercenaries: setup.mercenaries,
+            positions_record: super::event::PositionsRecord::BeyondReports,
         }
     }
 

@@ -133,6 +133,9 @@ pub struct CampaignState {
     /// Transferred troops waiting for the end of a battle (seed 003 §3.2.4.3.2).
     #[serde(default)]
     pub transfers: Vec<PendingTransfer>,
+    /// What the round's movement events list in `positions`.
+    #[serde(default)]
+    pub positions_record: super::event::PositionsRecord,
     /// Teams that have had an army ranked Captain/Evincar or higher (seed 003 §1.7.3).
     #[serde(default)]
     pub commanded: BTreeSet<Team>,
@@ -236,7 +239,7 @@ impl CampaignState {
     /// Apply one event (the decider's `evolve`).
     pub fn apply(&mut self, event: &CampaignEvent) {
         match event {
-            CampaignEvent::CampaignCreated { name, map, players, options, seed_commitment, at } => {
+            CampaignEvent::CampaignCreated { name, map, players, options, seed_commitment, at, positions_record } => {
                 if let Some(at) = at {
                     for player in players {
                         self.control.last_posted.insert(player.name.clone(), *at);
@@ -248,6 +251,7 @@ impl CampaignState {
                 self.players = players.clone();
                 self.options = options.clone();
                 self.seed_commitment = Some(seed_commitment.clone());
+                self.positions_record = *positions_record;
             }
             CampaignEvent::ArmyPlaced { army, square, controllers } => {
                 let state = ArmyState {
@@ -354,10 +358,15 @@ impl CampaignState {
                     self.record_call(call, format!("ruling: {army} to {to} ({reason})"), undo);
                 }
             }
-            CampaignEvent::MovementAdjudicated { positions, long_moves, .. } => {
-                for position in positions {
-                    if let Some(state) = self.armies.get_mut(&position.army) {
-                        state.square = position.square;
+            CampaignEvent::MovementAdjudicated { moves, positions, long_moves, .. } => {
+                // Each report's `to` is where its army ended; `positions` gives the rest (every
+                // army, in rounds recorded before `PositionsRecord::BeyondReports`, which then
+                // restates the reports' squares: applied last, it has the last word either way).
+                let reported = moves.iter().map(|report| (&report.army, report.to));
+                let listed = positions.iter().map(|position| (&position.army, position.square));
+                for (army, square) in reported.chain(listed) {
+                    if let Some(state) = self.armies.get_mut(army) {
+                        state.square = square;
                         state.long_move.clear();
                     }
                 }
