@@ -202,6 +202,17 @@ fn fold_bytes(bytes: &[Vec<u8>]) -> CampaignState {
     state
 }
 
+/// What the service does with a stored payload: the JSON bytes straight into the typed event
+/// (`AnyRuleset::evolve`), no `Value` between.
+fn fold_typed(bytes: &[Vec<u8>]) -> CampaignState {
+    let mut state = CampaignState::default();
+    for event in bytes {
+        let event: CampaignEvent = serde_json::from_slice(event).expect("a stored event decodes");
+        CoalitionCampaign::evolve(&mut state, &event);
+    }
+    state
+}
+
 /// (a) Play the round, then measure replaying it.
 fn replay(criterion: &mut Criterion, quick: bool, summary: &mut Vec<String>) {
     let (armies, turns) = if quick { (30, 10) } else { (200, 100) };
@@ -221,6 +232,7 @@ fn replay(criterion: &mut Criterion, quick: bool, summary: &mut Vec<String>) {
     let total_bytes: usize = bytes.iter().map(Vec::len).sum();
     assert_eq!(CoalitionCampaign::fold(events.iter()), round.state, "fold gives the played state");
     assert_eq!(fold_bytes(&bytes), round.state, "the JSON log folds to the played state");
+    assert_eq!(fold_typed(&bytes), round.state, "the JSON log decoded straight folds to the played state");
     let mut by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for (event, json) in events.iter().zip(&bytes) {
         let entry = by_kind.entry(event.event_type()).or_default();
@@ -267,11 +279,14 @@ fn replay(criterion: &mut Criterion, quick: bool, summary: &mut Vec<String>) {
     let from_bytes = mean(iterations, || {
         black_box(fold_bytes(&bytes));
     });
+    let typed = mean(iterations, || {
+        black_box(fold_typed(&bytes));
+    });
     let rate = |duration: Duration| events.len() as f64 / duration.as_secs_f64().max(1e-9);
     summary.push(format!(
         "campaign (a) replay of {turns} turns, {armies} armies, {} events ({:.1} MB JSON): fold {:.2} ms \
          ({:.0} events/s); Value -> event + evolve {:.2} ms ({:.0} events/s); JSON bytes -> Value -> event + evolve \
-         {:.2} ms ({:.0} events/s)",
+         {:.2} ms ({:.0} events/s); JSON bytes -> event + evolve (what the service does) {:.2} ms ({:.0} events/s)",
         events.len(),
         total_bytes as f64 / 1e6,
         ms(fold),
@@ -280,6 +295,8 @@ fn replay(criterion: &mut Criterion, quick: bool, summary: &mut Vec<String>) {
         rate(from_values),
         ms(from_bytes),
         rate(from_bytes),
+        ms(typed),
+        rate(typed),
     ));
 
     let mut group = criterion.benchmark_group("campaign/replay");
@@ -292,6 +309,9 @@ fn replay(criterion: &mut Criterion, quick: bool, summary: &mut Vec<String>) {
     });
     group.bench_function(format!("parse JSON + decode + fold {} events", events.len()), |bencher| {
         bencher.iter(|| fold_bytes(&bytes))
+    });
+    group.bench_function(format!("decode JSON straight + fold {} events", events.len()), |bencher| {
+        bencher.iter(|| fold_typed(&bytes))
     });
     group.finish();
 }
