@@ -171,3 +171,23 @@ fn payloads_of_schema_1_are_served_and_folded_upcast_to_the_current_schema() {
     let (_store, _dir, live, _) = populated();
     assert_eq!(live.entry(COALITION_STREAM).unwrap().state_as::<BattleState>().unwrap().contributions.len(), 1);
 }
+
+#[test]
+fn a_catch_up_through_a_position_folds_up_to_it_and_no_further_work_once_past() {
+    let (store, _dir) = store();
+    let live = Catalog::new();
+    append(&store, COALITION_STREAM, vec![coalition_entropy()]);
+    append(&store, COALITION_STREAM, vec![coalition_entropy()]);
+    // Behind: it folds (everything there is, as a catch-up does).
+    live.catch_up_through(&store, 0).unwrap();
+    assert_eq!(live.folded(), 2);
+    assert_eq!(live.entry(COALITION_STREAM).map(|entry| entry.version), Some(1));
+    // Already past position 1: nothing is read, so an event appended since stays unfolded
+    // until someone asks for it.
+    append(&store, COALITION_STREAM, vec![coalition_entropy()]);
+    live.catch_up_through(&store, 1).unwrap();
+    assert_eq!(live.folded(), 2, "folded past 1 already: no catch-up");
+    live.catch_up_through(&store, 2).unwrap();
+    assert_eq!(live.folded(), 3);
+    assert_eq!(live.entry(COALITION_STREAM).map(|entry| entry.version), Some(2));
+}

@@ -379,7 +379,10 @@ impl Service {
             };
             // Caught up before the stream is released, so the next command on it decides on
             // this one's result.
-            self.catalog.catch_up(self.store.as_ref())?;
+            match outcome.events.iter().map(|event| event.position).max() {
+                Some(last) => self.catalog.catch_up_through(self.store.as_ref(), last)?,
+                None => drop(self.catalog.catch_up(self.store.as_ref())?),
+            }
             outcome
         };
         let mut outcome = outcome;
