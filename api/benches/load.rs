@@ -45,7 +45,7 @@ use chrono::Utc;
 use herald_api::app::{CommandMeta, Service};
 use herald_domain::{
     coalition::{
-        campaign::{CampaignCommand, CampaignOptions, CampaignState, CoalitionCampaign},
+        campaign::{CampaignCommand, CampaignState, CoalitionCampaign, PositionsRecord},
         map::Map,
     },
     Actor, Role,
@@ -376,21 +376,15 @@ fn write_campaign(dir: &Path, sizes: &Sizes) -> Campaign {
         };
         service.execute_as::<CoalitionCampaign>(&stream, &command, meta).expect("the command is accepted");
     };
-    let options = CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() };
-    run(
-        CampaignCommand::CreateCampaign {
-            name: "Load test round".into(),
-            map: map.clone(),
-            players: Vec::new(),
-            armies: round::armies_on(&map, sizes.armies, &mut rng),
-            options,
-            seed_commitment: hex::encode(commitment),
-            positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
-            mercenaries: Vec::new(),
-        },
-        &judge,
-        round::time(0, 0),
+    let set_up = round::set_up(
+        "Load test round",
+        &map,
+        sizes.armies,
+        &mut rng,
+        hex::encode(commitment),
+        PositionsRecord::BeyondReports,
     );
+    run(set_up, &judge, round::time(0, 0));
     let state = || catalog.entry(&stream).and_then(|e| e.state_as::<CampaignState>().cloned()).expect("a campaign");
     for turn in 1..=sizes.turns {
         run(

@@ -25,9 +25,7 @@ use chrono::{DateTime, Utc};
 use criterion::Criterion;
 use herald_domain::{
     coalition::{
-        campaign::{
-            CampaignCommand, CampaignEvent, CampaignOptions, CampaignState, CoalitionCampaign, PositionsRecord,
-        },
+        campaign::{CampaignCommand, CampaignEvent, CampaignState, CoalitionCampaign, PositionsRecord},
         map::{Map, MapBounds},
     },
     dice::DiceTape,
@@ -38,7 +36,7 @@ use serde::Deserialize;
 #[path = "support/round.rs"]
 mod round;
 
-use round::{armies_on, battle_results, random_orders, time, Scenario};
+use round::{battle_results, random_orders, set_up, time, Scenario};
 
 const STREAM: &str = "campaign-bench";
 const SEED: [u8; 32] = [9; 32];
@@ -79,17 +77,7 @@ fn create(map: &Map, count: usize, rng: &mut Scenario) -> Round {
 
 /// The same round, its movement events recording `positions` as `record` says.
 fn create_recording(map: &Map, count: usize, rng: &mut Scenario, record: PositionsRecord) -> Round {
-    let armies = armies_on(map, count, rng);
-    let command = CampaignCommand::CreateCampaign {
-        name: "Bench round".into(),
-        map: map.clone(),
-        players: Vec::new(),
-        armies,
-        options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
-        seed_commitment: "00".repeat(32),
-        positions_record: record,
-        mercenaries: Vec::new(),
-    };
+    let command = set_up("Bench round", map, count, rng, "00".repeat(32), record);
     let mut round = Round { state: CampaignState::default(), events: Vec::new() };
     round.run(&command, judge(), time(0, 0));
     round

@@ -11,16 +11,14 @@ mod round;
 use chrono::{DateTime, Utc};
 use herald_domain::{
     coalition::{
-        campaign::{
-            CampaignCommand, CampaignEvent, CampaignOptions, CampaignState, CoalitionCampaign, PositionsRecord,
-        },
+        campaign::{CampaignCommand, CampaignEvent, CampaignState, CoalitionCampaign, PositionsRecord},
         map::{Map, MapBounds},
     },
     dice::DiceTape,
     Actor, Context, Decider, Role,
 };
 use proptest::prelude::*;
-use round::{armies_on, battle_results, random_orders, time, Scenario};
+use round::{battle_results, random_orders, time, Scenario};
 
 const SEED: [u8; 32] = [5; 32];
 
@@ -57,16 +55,7 @@ fn judge() -> Actor {
 fn play(record: PositionsRecord, scenario: u64, armies: usize, turns: u32) -> Played {
     let mut rng = Scenario::new(scenario);
     let map = Map { bounds: MapBounds { columns: 10, rows: 12 }, ..Map::default() };
-    let create = CampaignCommand::CreateCampaign {
-        name: "Positions".into(),
-        map: map.clone(),
-        players: Vec::new(),
-        armies: armies_on(&map, armies, &mut rng),
-        options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
-        seed_commitment: "00".repeat(32),
-        positions_record: record,
-        mercenaries: Vec::new(),
-    };
+    let create = round::set_up("Positions", &map, armies, &mut rng, "00".repeat(32), record);
     let mut played = Played { events: Vec::new(), states: Vec::new() };
     played.run(&create, judge(), time(0, 0));
     for turn in 1..=turns {

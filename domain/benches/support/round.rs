@@ -11,7 +11,10 @@ use chrono::{DateTime, TimeZone, Utc};
 use herald_domain::coalition::{
     army::{Army, Color, RankClass, Team, TroopLine},
     battle::SideId,
-    campaign::{ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignState, Start},
+    campaign::{
+        ArmyEntry, ArmyOrder, BattleResult, BattleSideResult, CampaignCommand, CampaignOptions, CampaignState,
+        PositionsRecord, Start,
+    },
     map::{Faction, Map, MapBounds, Square},
     orders::{Annotation, Leg, Order},
 };
@@ -88,6 +91,29 @@ pub fn armies_on(map: &Map, count: usize, rng: &mut Scenario) -> Vec<ArmyEntry> 
             ArmyEntry { army: army(index), controllers: vec![player(index)], start: Start::Square { square } }
         })
         .collect()
+}
+
+/// The round's set-up: `count` armies on random squares of `map` (no roster, the army and site
+/// counts not enforced), the root seed committed to as `seed_commitment`, movement recorded as
+/// `record` says.
+pub fn set_up(
+    name: &str,
+    map: &Map,
+    count: usize,
+    rng: &mut Scenario,
+    seed_commitment: String,
+    record: PositionsRecord,
+) -> CampaignCommand {
+    CampaignCommand::CreateCampaign {
+        name: name.into(),
+        map: map.clone(),
+        players: Vec::new(),
+        armies: armies_on(map, count, rng),
+        options: CampaignOptions { enforce_army_counts: false, enforce_site_counts: false, ..Default::default() },
+        seed_commitment,
+        positions_record: record,
+        mercenaries: Vec::new(),
+    }
 }
 
 /// Random orders for every army not in a battle: mostly moves of 1–3 steps (unrouted, so the
