@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod plan;
 mod types;
 mod validate;
 

@@ -15,9 +15,10 @@ use deadpool_postgres::{Object, Pool};
 use tokio::sync::{mpsc, watch};
 use tokio_postgres::types::ToSql;
 
-use super::plan::{Committed, Outcome, Planner};
+use super::plan::Committed;
 use super::rows::{self, command_columns, event_columns};
 use super::{backend, bridge::Runtime, pool_error, to_i64};
+use crate::plan::{self as planning, Outcome, Planner};
 use crate::{AppendRequest, AppendResult, RecordedEvent, StoreError};
 
 /// Most requests one group commit takes, so one huge queue cannot delay every reply forever.
@@ -168,11 +169,8 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
     let (head, committed_commands, heads) =
         (head.map_err(backend)?, committed_commands.map_err(backend)?, heads.map_err(backend)?);
     let next: i64 = head.try_get(0).map_err(backend)?;
-    let mut committed = Committed {
-        next: u64::try_from(next).map_err(|_| StoreError::Backend(format!("the $all head is {next}")))?,
-        heads: Default::default(),
-        commands: Default::default(),
-    };
+    let next = u64::try_from(next).map_err(|_| StoreError::Backend(format!("the $all head is {next}")))?;
+    let mut committed = Committed { heads: Default::default(), commands: Default::default() };
     for row in &heads {
         let (stream, version): (String, i64) = (row.try_get(0).map_err(backend)?, row.try_get(1).map_err(backend)?);
         let version = u64::try_from(version).map_err(|_| StoreError::Backend(format!("{stream} at {version}")))?;
@@ -183,9 +181,8 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
         committed.commands.insert(command.command_id.clone(), command);
     }
 
-    let mut planner = Planner::new(committed);
+    let mut planner = Planner::new(committed, next);
     let outcomes: Vec<Outcome> = requests.iter_mut().map(|request| planner.plan(request)).collect();
-    let mut results: Vec<Result<AppendResult, StoreError>> = Vec::with_capacity(outcomes.len());
     let writes: Vec<(&AppendRequest, &AppendResult)> = requests
         .iter()
         .zip(&outcomes)
@@ -262,22 +259,7 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
     if !wrote {
         client.batch_execute("COMMIT").await.map_err(backend)?;
     }
-    let mut replays = replays.into_iter();
-    for outcome in outcomes {
-        let result = match outcome {
-            Outcome::Done(result) => result,
-            Outcome::Write(result) => Ok(result),
-            Outcome::ReplayOf(first) => match results.get(first) {
-                Some(Ok(result)) => Ok(AppendResult { replayed: true, ..result.clone() }),
-                Some(Err(error)) => Err(error.clone()),
-                None => Err(StoreError::Backend("replay of an unknown request in the batch".into())),
-            },
-            Outcome::ReplayCommitted(_) => replays
-                .next()
-                .unwrap_or_else(|| Err(StoreError::Backend("a replayed command was not read back".into()))),
-        };
-        results.push(result);
-    }
+    let results = planning::resolve(outcomes, Ok(()), replays);
     Ok((results, wrote.then(|| planner.next() - 1)))
 }
 

@@ -12,11 +12,11 @@ use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
 
-use super::plan::Outcome;
 use super::sync::Syncer;
 use super::writer::Reply;
 use super::Shared;
-use crate::{AppendResult, StoreError};
+use crate::plan::{self, Outcome};
+use crate::StoreError;
 
 /// One planned and committed batch, waiting for its flush.
 pub(crate) struct Flush {
@@ -62,28 +62,10 @@ pub(crate) fn run(db: sled::Db, mut syncer: Syncer, shared: Arc<Shared>, batches
         }
         for flush in group {
             let written = flush.committed.and_then(|()| flushed.clone());
-            for (reply, result) in flush.replies.into_iter().zip(resolve(flush.outcomes, written)) {
+            for (reply, result) in flush.replies.into_iter().zip(plan::resolve(flush.outcomes, written, [])) {
                 // The caller may have gone away; its append is committed all the same.
                 let _ = reply.send(result);
             }
         }
     }
-}
-
-/// Each request's answer, given how the batch's write (if any) went.
-fn resolve(outcomes: Vec<Outcome>, written: Result<(), StoreError>) -> Vec<Result<AppendResult, StoreError>> {
-    let mut results: Vec<Result<AppendResult, StoreError>> = Vec::with_capacity(outcomes.len());
-    for outcome in outcomes {
-        let result = match outcome {
-            Outcome::Done(result) => result,
-            Outcome::Write(result) => written.clone().map(|()| result),
-            Outcome::ReplayOf(first) => match results.get(first) {
-                Some(Ok(result)) => Ok(AppendResult { replayed: true, ..result.clone() }),
-                Some(Err(e)) => Err(e.clone()),
-                None => Err(StoreError::Backend("replay of an unknown request in the batch".into())),
-            },
-        };
-        results.push(result);
-    }
-    results
 }

@@ -15,9 +15,10 @@ use crossbeam_channel::{Receiver, Sender};
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use super::flusher::{self, Flush};
-use super::plan::{Outcome, Planner};
+use super::plan::replay;
 use super::{backend, Shared, Trees};
 use crate::codec::{encode_command, encode_event, position_key, stream_key};
+use crate::plan::{Outcome, Planner};
 use crate::{AppendRequest, AppendResult, StoreError, StoredCommand};
 
 /// Most requests one group commit takes, so one huge queue cannot delay every reply forever.
@@ -128,7 +129,15 @@ impl Writer {
 
     fn commit(&mut self, mut batch: Vec<Job>) {
         let mut planner = Planner::new(&self.trees, self.next);
-        let outcomes: Vec<Outcome> = batch.iter_mut().map(|job| planner.plan(&mut job.request)).collect();
+        let outcomes: Vec<Outcome> = batch
+            .iter_mut()
+            .map(|job| match planner.plan(&mut job.request) {
+                // A repeat of a committed command: its events are read back now, before the
+                // batch's own writes, as the first append wrote them.
+                Outcome::ReplayCommitted(stored) => Outcome::Done(replay(&self.trees, &stored)),
+                outcome => outcome,
+            })
+            .collect();
         let next = planner.next();
         let wrote = next > self.next;
         let committed = if wrote { self.write(&batch, &outcomes, next) } else { Ok(()) };
