@@ -61,6 +61,29 @@ fn the_target_declares_its_defence_before_the_attack_is_rolled_per_seed_004_defe
 }
 
 #[test]
+fn a_defence_paid_with_a_one_in_the_hand_is_refused_as_a_one_per_seed_004_defences() {
+    // Seed 004 "Defences.": "All defences require a full action dice (use an AD, not a 1)".
+    let mut battle = Battle::begun(&duel(), 0);
+    battle.hand("roland", &[1, 5]);
+    battle.hand("goblin-1", &[4, 4, 4]);
+    battle.gm(attack("goblin-1", "Spear", "roland"));
+    let with = |pay: u8| C::Defend {
+        figure: "roland".into(),
+        defence: DefenceChoice::Dodge,
+        pay: Some(pay),
+        effort: false,
+        bump: false,
+        counter: false,
+        counter_weapon: None,
+        take_rank: false,
+    };
+    assert_refused(battle.attempt(alice(), with(1)), "swift-swords.ones_cannot_pay", "Defences.");
+    assert_refused(battle.attempt(alice(), with(6)), "swift-swords.die_not_in_hand", "Defences.");
+    battle.by(alice(), with(5));
+    assert_eq!(battle.figure("roland").hand, vec![1]);
+}
+
+#[test]
 fn a_figure_without_a_die_other_than_one_cannot_defend_and_the_attack_goes_ahead_per_seed_004_defences() {
     let mut battle = Battle::begun(&duel(), 0);
     battle.hand("roland", &[1, 1]);
