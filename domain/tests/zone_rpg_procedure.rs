@@ -304,3 +304,41 @@ fn every_refusal_in_play_names_its_code_and_rule() {
     };
     fight.refused_by(player("bob"), speech, "zone-rpg.description_too_long", "herald");
 }
+
+#[test]
+fn refusals_of_attacks_and_reactions_name_their_code_and_rule() {
+    // Issue 26: a test triggers each code.
+    let (zones, borders) = chain(&["road", "ford"]);
+    let flail = herald_domain::zone_rpg::character::gear::WeaponSpec { blast: true, ..weapon("flail", 6) };
+    let setup = table(vec![
+        pc("Sybilla", "bob", "road").armed(weapon("sword", 6)).armed(flail).health(20),
+        pc("Theobald", "carol", "road").armed(weapon("spear", 6)).health(20),
+        pc("Hilde", "dora", "road"),
+        npc("bandit", "road").armed(weapon("axe", 6)).health(20),
+    ])
+    .zones(zones, borders);
+    let mut setup = setup;
+    setup.characters[2].health = 0;
+    setup.characters[2].max_health = Some(10);
+    let mut fight = given(&setup, 0);
+    fight.start_round(PARTY);
+    // Hilde is dead: she takes no turn.
+    fight.refused_by(player("dora"), take_turn("Hilde"), "zone-rpg.cannot_act", "Combat procedure");
+    fight.by(player("bob"), take_turn("Sybilla"));
+    fight.refused_by(player("bob"), blast("Sybilla", "flail", "ford"), "zone-rpg.melee_blast_zone", "Blast attacks");
+    let blasting_blow = C::Attack {
+        attacker: "Sybilla".into(),
+        weapon: Some("flail".into()),
+        target: herald_domain::zone_rpg::command::AttackTarget::Zone { zone: "road".into() },
+        impaired: false,
+        death_blow: true,
+        stunt: None,
+    };
+    fight.refused_by(player("bob"), blasting_blow, "zone-rpg.death_blow_target", "Attacking");
+    fight.by(player("bob"), attack("Sybilla", Some("sword"), "bandit"));
+    // The attack on the bandit waits for his reaction: Theobald is not its target, and guarding
+    // is for allies.
+    fight.refused_by(player("carol"), dodge("Theobald"), "zone-rpg.not_a_target", "Reacting to an attack");
+    let guard = react("Theobald", herald_domain::zone_rpg::command::ReactionChoice::Guard { target: "bandit".into() });
+    fight.refused_by(player("carol"), guard, "zone-rpg.not_an_ally", "Guarding");
+}

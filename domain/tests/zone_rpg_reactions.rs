@@ -488,3 +488,27 @@ fn only_enemies_nearby_the_mover_may_make_opportunity_attacks_per_seed_001_oppor
     fight.gm(decline("bandit"));
     assert_eq!(fight.character("Sybilla").zone, "b");
 }
+
+#[test]
+fn a_character_dropped_in_its_own_turn_is_refused_what_is_left_of_it_per_seed_001_opportunity_attacks() {
+    // "Alive and conscious" (seed 001 "Opportunity attacks"): a character the bandit's counter
+    // drops in the middle of its turn has no actions left, whatever its controller sends.
+    let setup = table(vec![
+        pc("Sybilla", "bob", "road").armed(weapon("sword", 6)).health(1),
+        npc("bandit", "road").armed(weapon("axe", 6)).health(30),
+    ]);
+    let countered = |n| {
+        let mut fight = given(&setup, n);
+        fight.start_round(PARTY);
+        fight.by(player("bob"), take_turn("Sybilla"));
+        fight.by(player("bob"), attack("Sybilla", Some("sword"), "bandit"));
+        fight.gm(counter("bandit", Some("axe")));
+        fight
+    };
+    let n = find_seed(|n| !countered(n).character("Sybilla").standing());
+    let mut fight = countered(n);
+    assert!(fight.state.turn.is_some(), "her turn is still open for her controller to end");
+    let shout = perform("Sybilla", herald_domain::zone_rpg::command::Action::PutDown { item: "sword".into() });
+    fight.refused_by(player("bob"), shout, "zone-rpg.incapacitated", "Opportunity attacks");
+    fight.by(player("bob"), end_turn());
+}
