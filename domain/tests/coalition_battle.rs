@@ -436,6 +436,15 @@ fn a_judge_opens_a_battle_and_commits_the_seed_seed_003_4_1_1() {
 }
 
 #[test]
+fn a_battle_whose_strategy_deadline_has_passed_is_refused_at_creation_seed_003_4_1_1() {
+    // The deadline is hour 24 of the test day; the time is the command's recorded time.
+    let error = given([]).when(default_create(), judge(), after()).then_error("coalition.battle.deadline_passed");
+    assert_eq!(error.rule, "seed 003 §4.1.1");
+    // At the deadline itself a strategy may still arrive (as `submit_strategy` reads it).
+    given([]).when(default_create(), judge(), deadline()).then(vec![created()]);
+}
+
+#[test]
 fn an_admin_may_stand_in_for_the_judge_to_open_a_battle_seed_003_1_3() {
     given([]).when(default_create(), admin(), at(0)).then(vec![created()]);
 }

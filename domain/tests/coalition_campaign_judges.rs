@@ -152,6 +152,32 @@ fn a_sanction_costs_severity_times_a_die_times_100_50_25_10_by_slot_seed_003_5_4
 }
 
 #[test]
+fn a_sanction_severity_outside_0_to_8_is_a_rule_error_seed_003_5_4_1() {
+    use herald_domain::coalition::campaign::sanctions::MAX_SANCTION_SEVERITY;
+    assert_eq!(MAX_SANCTION_SEVERITY, 8, "8 × 6 × 100 = 4800: the worst die takes less than a 5000-troop slot");
+    let mut round = judged_round();
+    let sanction = |severity| CampaignCommand::ImposeSanction {
+        player: "rag".into(),
+        army: Some("Sai Rei".into()),
+        severity,
+        reason: "posted an order for Sai Rei".into(),
+    };
+    for severity in [9, 1000, u32::MAX] {
+        assert_eq!(
+            round.run(sanction(severity), seat("token:head")).expect_err("out of range"),
+            "coalition.campaign.severity_out_of_range",
+            "severity {severity}"
+        );
+    }
+    assert_eq!(round.troops("Sai Rei"), vec![5000, 2500, 1500, 1000], "nothing taken");
+    let events = round.run(sanction(8), seat("token:head")).expect("the largest severity");
+    let CampaignEvent::SanctionImposed(imposed) = &events[0] else { panic!("{events:?}") };
+    let v = imposed.draw.as_ref().expect("a die").value;
+    assert_eq!(imposed.losses, vec![800 * v, 400 * v, 200 * v, 80 * v]);
+    round.assert_replays();
+}
+
+#[test]
 fn sanction_losses_never_exceed_a_line_and_fill_the_slot_line_by_line_seed_003_5_4_1() {
     let army = coalition(
         "Two lines",

@@ -61,6 +61,29 @@ fn the_target_declares_its_defence_before_the_attack_is_rolled_per_seed_004_defe
 }
 
 #[test]
+fn a_defence_paid_with_a_one_in_the_hand_is_refused_as_a_one_per_seed_004_defences() {
+    // Seed 004 "Defences.": "All defences require a full action dice (use an AD, not a 1)".
+    let mut battle = Battle::begun(&duel(), 0);
+    battle.hand("roland", &[1, 5]);
+    battle.hand("goblin-1", &[4, 4, 4]);
+    battle.gm(attack("goblin-1", "Spear", "roland"));
+    let with = |pay: u8| C::Defend {
+        figure: "roland".into(),
+        defence: DefenceChoice::Dodge,
+        pay: Some(pay),
+        effort: false,
+        bump: false,
+        counter: false,
+        counter_weapon: None,
+        take_rank: false,
+    };
+    assert_refused(battle.attempt(alice(), with(1)), "swift-swords.ones_cannot_pay", "Defences.");
+    assert_refused(battle.attempt(alice(), with(6)), "swift-swords.die_not_in_hand", "Defences.");
+    battle.by(alice(), with(5));
+    assert_eq!(battle.figure("roland").hand, vec![1]);
+}
+
+#[test]
 fn a_figure_without_a_die_other_than_one_cannot_defend_and_the_attack_goes_ahead_per_seed_004_defences() {
     let mut battle = Battle::begun(&duel(), 0);
     battle.hand("roland", &[1, 1]);
@@ -485,4 +508,110 @@ fn the_gm_may_cap_how_many_figures_attack_one_target_in_a_round_per_seed_004_con
         "swift-swords.too_many_attackers",
         "Contact example.",
     );
+}
+
+#[test]
+fn every_refusal_in_play_names_its_code_and_rule() {
+    // Issue 26: a test triggers each code. Roland may act (the goblin holds no dice); each
+    // command breaks one rule and changes nothing.
+    use herald_domain::swift_swords::battle::command::PoolKind;
+    let mut battle = roland_to_act(&duel(), 0);
+    let before = battle.state.clone();
+    let from_pool = AttackOptions { from_pool: true, ..AttackOptions::default() };
+    let cases: Vec<(C, &str, &str)> = vec![
+        (attack("roland", "Halberd", "goblin-1"), "swift-swords.unknown_weapon", "Attacks"),
+        (
+            attack_with("roland", "Broadsword", &["goblin-1"], from_pool),
+            "swift-swords.no_action_pool",
+            "Actions & Refresh",
+        ),
+        (C::Pool { figure: "roland".into(), into: PoolKind::Dodge, pay: None }, "swift-swords.no_pool", "Pools."),
+        (
+            C::BreakPool { figure: "roland".into(), weapon: "Broadsword".into(), target: "goblin-1".into(), pay: None },
+            "swift-swords.no_pool",
+            "Pools.",
+        ),
+        (
+            C::StartPool { figure: "roland".into(), name: String::new(), cost: 1, pay: None },
+            "swift-swords.bad_pool",
+            "Actions & Refresh",
+        ),
+        (C::CarryOver { figure: "roland".into() }, "swift-swords.not_refresh", "Actions & Refresh"),
+        (C::Recover { figure: "roland".into(), pay: None }, "swift-swords.no_state", "State."),
+        (C::Rally { figure: "roland".into(), pay: None }, "swift-swords.steady", "Mental Damage"),
+        (C::StandUp { figure: "roland".into(), pay: None }, "swift-swords.not_prone", "InClose Combat"),
+        (
+            C::BreakHold { figure: "roland".into(), reverse: false, pay: None },
+            "swift-swords.not_held",
+            "InClose Combat",
+        ),
+        (
+            C::OpportunityAttack { figure: "roland".into(), weapon: "Broadsword".into(), pay: None },
+            "swift-swords.no_opportunity",
+            "Status",
+        ),
+        (
+            C::SkillRoll {
+                figure: "roland".into(),
+                skill: "juggling".into(),
+                cost: 1,
+                purpose: "a distraction".into(),
+                casting: false,
+                from_pool: false,
+                effort: false,
+                bump: false,
+                pay: None,
+            },
+            "swift-swords.unknown_skill",
+            "herald",
+        ),
+        (
+            C::Fly { figure: "roland".into(), steps: vec![], dive: false, circle: false, pay: None },
+            "swift-swords.cannot_fly",
+            "Flying",
+        ),
+        (
+            C::Drive { chariot: "war-wagon".into(), steps: vec![], dash: false, pay: None },
+            "swift-swords.unknown_chariot",
+            "Chariot",
+        ),
+        (
+            C::ReadyWeapon { figure: "roland".into(), weapon: "Broadsword".into(), pay: None },
+            "swift-swords.weapon_in_hand",
+            "Attacks",
+        ),
+    ];
+    for (command, code, rule) in cases {
+        let actor = if matches!(command, C::Drive { .. }) { gm() } else { alice() };
+        assert_refused(battle.attempt(actor, command), code, rule);
+        assert_eq!(battle.state, before, "{code} changed nothing");
+    }
+    // Only 1s left: they pay for no action.
+    battle.hand("roland", &[1, 1]);
+    assert_refused(
+        battle.attempt(alice(), attack("roland", "Broadsword", "goblin-1")),
+        "swift-swords.only_ones",
+        "AD = 1",
+    );
+    // A counter is a Parry's.
+    let mut battle = Battle::begun(&duel(), 0);
+    battle.hand("roland", &[5, 2]);
+    battle.hand("goblin-1", &[4, 4, 4]);
+    battle.gm(attack("goblin-1", "Spear", "roland"));
+    let dodge_and_counter = C::Defend {
+        figure: "roland".into(),
+        defence: DefenceChoice::Dodge,
+        pay: None,
+        effort: false,
+        bump: false,
+        counter: true,
+        counter_weapon: None,
+        take_rank: false,
+    };
+    assert_refused(battle.attempt(alice(), dodge_and_counter), "swift-swords.counter_needs_parry", "Parry:");
+    // An unsealed seed.
+    let C::CreateBattle { map, sides, figures, chariots, options, .. } = duel().command(0) else { unreachable!() };
+    let unsealed = C::CreateBattle { map, sides, figures, chariots, options, seed_commitment: "not hex".into() };
+    let mut fresh = Battle { state: Default::default(), events: Vec::new(), seed: 0, accepted: Vec::new() };
+    assert_refused(fresh.attempt(gm(), unsealed), "swift-swords.seed_commitment_malformed", "herald");
 }

@@ -269,3 +269,135 @@ fn when_nobody_can_act_the_refresh_is_called_for_them_per_seed_004_actions_and_r
     battle.gm(C::Pass { figure: "goblin-1".into() });
     assert_eq!(battle.state.round, 2);
 }
+
+#[test]
+fn every_set_up_refusal_names_its_code_and_rule() {
+    // Issue 26: a test triggers each code. Each case breaks one thing an encounter needs.
+    use herald_domain::swift_swords::zones::{BorderCover, CoverLevel};
+    let base = || Setup::of(vec![roland("a"), goblin("goblin-1", "b")]);
+    let mut cases: Vec<(&str, Setup, &str, &str)> = Vec::new();
+    let mut s = base();
+    s.map.zones.clear();
+    cases.push(("no zone", s, "swift-swords.zone_count", "Zone Combat"));
+    let mut s = base();
+    s.map.zones[1].id = "a".into();
+    cases.push(("two zones a", s, "swift-swords.duplicate_zone", "swift-swords"));
+    let mut s = base();
+    s.map.zones[1].column = 0;
+    cases.push(("two zones on one square", s, "swift-swords.zone_square_taken", "Zone Combat"));
+    let mut s = base();
+    s.map.zones[0].id = " ".into();
+    cases.push(("a blank zone id", s, "swift-swords.bad_name", "swift-swords"));
+    let mut s = base();
+    s.map.borders.push(BorderCover {
+        a: "a".into(),
+        b: "d".into(),
+        cover: CoverLevel::SoftLight,
+        name: "hedge".into(),
+    });
+    cases.push(("cover between zones apart", s, "swift-swords.border_not_adjacent", "Cover"));
+    let mut s = base();
+    s.sides[1].name = "heroes".into();
+    cases.push(("two sides of heroes", s, "swift-swords.duplicate_side", "swift-swords"));
+    let mut s = base();
+    s.figures.clear();
+    cases.push(("nobody", s, "swift-swords.figure_count", "swift-swords"));
+    let mut s = base();
+    s.figures[1].id = "roland".into();
+    cases.push(("two Rolands", s, "swift-swords.duplicate_figure", "swift-swords"));
+    let mut s = base();
+    s.figures[1].side = "trolls".into();
+    cases.push(("a figure of no side", s, "swift-swords.unknown_side", "swift-swords"));
+    let mut s = base();
+    s.options.superiority = 1;
+    cases.push(("a superiority of 1", s, "swift-swords.bad_options", "swift-swords"));
+    for (what, setup, code, rule) in cases {
+        let mut battle = Battle { state: Default::default(), events: Vec::new(), seed: 0, accepted: Vec::new() };
+        let error = battle.attempt(gm(), setup.command(0)).expect_err(what);
+        assert_eq!(error.code, code, "{what}: {}", error.message);
+        assert!(error.rule.contains(rule), "{what}: {} should cite {rule}", error.rule);
+    }
+    let mut battle = Battle::new(&base());
+    assert_refused(battle.attempt(gm(), base().command(0)), "swift-swords.already_exists", "swift-swords");
+    assert_refused(
+        battle.attempt(alice(), attack("roland", "Broadsword", "goblin-1")),
+        "swift-swords.not_begun",
+        "swift-swords",
+    );
+    battle.by(gm(), begin());
+    assert_refused(battle.attempt(gm(), begin()), "swift-swords.already_begun", "Sequence of Play");
+}
+
+#[test]
+fn every_refusal_of_the_gms_commands_names_its_code_and_rule() {
+    // Issue 26: a test triggers each code. Each command breaks one thing; none changes anything.
+    use herald_domain::swift_swords::{figure::FearLevel, injury::Location, ranks::RankSide};
+    let fearless_goblin = FigureSpec { fearless: true, ..goblin("goblin-1", "b") };
+    let setup = Setup::of(vec![roland("a"), fearless_goblin]);
+    let mut battle = Battle::new(&setup);
+    let inflict = |figure: &str, damage: u32, reason: &str| C::Inflict {
+        figure: figure.into(),
+        damage,
+        ranks: RankSide::Physical,
+        magic: false,
+        massive: false,
+        reason: reason.into(),
+    };
+    assert_refused(
+        battle.attempt(gm(), C::Begin { surprised: vec![], surprise_dice: 7 }),
+        "swift-swords.surprise_dice",
+        "Surprise",
+    );
+    battle.by(gm(), begin());
+    let before = battle.state.clone();
+    let cases: Vec<(C, &str, &str)> = vec![
+        (inflict("roland", 3, ""), "swift-swords.reason", "swift-swords"),
+        (inflict("roland", 0, "a fall"), "swift-swords.damage", "Damage"),
+        (inflict("nobody", 3, "a fall"), "swift-swords.unknown_figure", "swift-swords"),
+        (
+            C::SetBonusRanks { figure: "roland".into(), physical: 10, mental: 0, reason: "a wall".into() },
+            "swift-swords.bonus_ranks",
+            "Total Ranks",
+        ),
+        (
+            C::SetActionDice { figure: "roland".into(), modifier: 7, reason: "a blessing".into() },
+            "swift-swords.action_dice_modifier",
+            "Initiative",
+        ),
+        (
+            C::FearAttack { figure: "goblin-1".into(), level: FearLevel::Scary, reason: "a roar".into() },
+            "swift-swords.fearless",
+            "Fear",
+        ),
+        (C::FirstAid { figure: "roland".into() }, "swift-swords.first_aid", "Fast Healing"),
+        (
+            C::Heal {
+                figure: "roland".into(),
+                physical: 0,
+                mental: 0,
+                states: false,
+                injuries: vec![Location::Head],
+                bleeders: false,
+                reason: "rest".into(),
+            },
+            "swift-swords.no_injury",
+            "General Injury Table",
+        ),
+        (
+            C::HealWeek {
+                figure: "roland".into(),
+                good_food_and_water: true,
+                no_travel: true,
+                healer: Some("goblin-1".into()),
+            },
+            "swift-swords.not_a_healer",
+            "Slow Healing",
+        ),
+        (no_defence("roland"), "swift-swords.no_attack_to_defend", "Defences."),
+    ];
+    for (command, code, rule) in cases {
+        let actor = if matches!(command, C::Defend { .. }) { alice() } else { gm() };
+        assert_refused(battle.attempt(actor, command), code, rule);
+        assert_eq!(battle.state, before, "{code} changed nothing");
+    }
+}

@@ -6,14 +6,15 @@
 mod support;
 
 use herald_domain::swift_swords::{
+    battle::pending::AttackOptions,
     battle::{
         command::DefenceChoice, command::PoolKind, command::SwiftSwordsCommand as C, event::SwiftSwordsEvent as E,
     },
     damage::{damage, severity},
-    defence::{block, dodge, pooled},
+    defence::{block, block_as_defences, block_pool, dodge, pooled},
     figure::Weight,
     injury::{locate, shift_toward, within_shift, Location},
-    options::{BattleOptions, BlockOutscored, LocationTable},
+    options::{BattleOptions, BlockOutscored, BlockPool, LocationTable},
     rolls::{counted, threshold},
 };
 use support::*;
@@ -92,6 +93,35 @@ fn the_block_6d_example_holds_or_is_stripped_per_seed_004_block() {
     assert_eq!((stripped.stripped, stripped.successes_after, stripped.exposures, stripped.pool_after), (2, 2, 0, 0));
     // "eg: Your block total is 4 so you can place 3 exposures on them."
     assert_eq!(block(4, 0, 1, 0, BlockOutscored::Holds).exposures, 3);
+}
+
+#[test]
+fn the_block_6d_example_with_a_medium_shield_as_the_defences_section_states_it_per_seed_004_block() {
+    // The option `block_pool: successes`: "rolls 6d getting 2 successes so the Block is
+    // working" — the pool is the 2 successes, the shield is not in it.
+    let roll = counted("the block", &[5, 6, 1, 2, 3, 4], 5);
+    let pool = block_pool(BlockPool::Successes, roll.successes, 2);
+    assert_eq!(pool, 2);
+    // "The attacker can continue with the 4 successes but the defender would count their shield
+    // as part of their armour and they will gain 1 exposure": the Medium Shield (Block=2) stops
+    // 2 of the 4, and the pool of 2 less the one needed is 1 exposure.
+    let holds = block_as_defences(pool, 2, 4, 0);
+    assert!(holds.works && !holds.outscored);
+    assert_eq!((holds.stopped, holds.successes_after, holds.exposures, holds.pool_after), (2, 2, 1, 1));
+    // "The attacker can expend 2 of their successes and reduce the Block to no successes, and the
+    // Block fails, but the attacker only has 2 successes inflicting damage": the shield stops
+    // nothing then.
+    let stripped = block_as_defences(pool, 2, 4, 2);
+    assert!(!stripped.works);
+    assert_eq!((stripped.stripped, stripped.stopped, stripped.successes_after, stripped.exposures), (2, 0, 2, 0));
+    // "eg: Your block total is 4 so you can place 3 exposures on them."
+    assert_eq!(block_as_defences(4, 2, 1, 0).exposures, 3);
+    // A Block roll without a success makes no pool, under either reading.
+    assert_eq!(block_pool(BlockPool::Successes, 0, 2), 0);
+    assert_eq!(block_pool(BlockPool::SuccessesAndDevice, 0, 2), 0);
+    // The default stays the "Pools" reading: successes plus the device.
+    assert_eq!(BattleOptions::default().block_pool, BlockPool::SuccessesAndDevice);
+    assert_eq!(block_pool(BlockPool::SuccessesAndDevice, 2, 2), 4);
 }
 
 #[test]
@@ -265,4 +295,69 @@ fn roland_blocks_three_goblins_through_the_decider_with_the_seeds_numbers_per_se
     assert_eq!(records[2].damage, 4);
     assert_eq!(battle.figure("roland").block_pool, 2, "Roland's Block Pool is reduced to 2d");
     assert_eq!(battle.figure("roland").physical.lost, 1, "4 damage below his rank of 5: one rank");
+}
+
+/// Goblin-1 attacks Roland, who blocks with his Medium Shield (Block=2), under `block_pool`; the
+/// goblin spends `strip` successes on the pool.
+fn a_goblin_against_rolands_block(n: u64, block_pool: BlockPool, strip: u32) -> Battle {
+    let options =
+        BattleOptions { block_pool, minor_advantage_dice: 0, major_advantage_dice: 0, ..BattleOptions::default() };
+    let mut battle = Battle::begun(&melee_of_four().with(options), n);
+    for goblin in ["goblin-1", "goblin-2", "goblin-3"] {
+        battle.hand(goblin, &[]);
+    }
+    battle.hand("goblin-1", &[4, 4, 4]);
+    battle.hand("roland", &[5, 5]);
+    let options = AttackOptions { strip_block: Some(strip), ..AttackOptions::default() };
+    battle.gm(attack_with("goblin-1", "Spear", &["roland"], options));
+    if !battle.state.pending.is_empty() {
+        battle.by(alice(), defend("roland", DefenceChoice::Block));
+    }
+    battle
+}
+
+#[test]
+fn under_block_pool_successes_the_pool_is_the_successes_and_the_shield_stops_hits_per_seed_004_block() {
+    let (n, battle) = find_seed(2_000, |n| {
+        let battle = a_goblin_against_rolands_block(n, BlockPool::Successes, 0);
+        let hit = attacks(&battle.events).first().and_then(|r| r.roll.as_ref()).is_some_and(|roll| roll.successes > 0);
+        (declared_pool(&battle).is_some_and(|(successes, _)| successes > 0) && hit).then_some(battle)
+    });
+    let (successes, pool) = declared_pool(&battle).expect("a block");
+    assert_eq!(pool, successes, "seed {n}: the pool is the Block roll's successes, the shield not in it");
+    let record = attacks(&battle.events)[0];
+    let hits = record.roll.as_ref().map_or(0, |roll| roll.successes);
+    let used = record.block.clone().expect("the block met the attack");
+    assert!(used.works, "a die of the pool is left: the Block works however many successes the goblin has");
+    assert_eq!(used.stopped, hits.min(2), "the shield's value stops hits");
+    assert_eq!(used.exposures, pool - 1, "the pool less the one needed");
+    assert_eq!(used.pool_after, pool - 1, "one die discarded for the use");
+}
+
+#[test]
+fn under_block_pool_successes_stripping_the_pool_defeats_the_block_per_seed_004_block() {
+    let (n, battle) = find_seed(2_000, |n| {
+        let battle = a_goblin_against_rolands_block(n, BlockPool::Successes, 4);
+        let hits = attacks(&battle.events).first().and_then(|r| r.roll.as_ref()).map_or(0, |roll| roll.successes);
+        declared_pool(&battle).is_some_and(|(successes, _)| successes > 0 && hits >= successes).then_some(battle)
+    });
+    let (successes, pool) = declared_pool(&battle).expect("a block");
+    assert_eq!(pool, successes, "seed {n}");
+    let record = attacks(&battle.events)[0];
+    let hits = record.roll.as_ref().map_or(0, |roll| roll.successes);
+    let used = record.block.clone().expect("the block met the attack");
+    assert_eq!(used.stripped, pool, "every die of the pool stripped");
+    assert!(!used.works, "a stripped Block fails");
+    assert_eq!((used.stopped, used.successes_after, used.exposures), (0, hits - pool, 0));
+    assert_eq!(battle.figure("roland").block_pool, 0);
+}
+
+#[test]
+fn under_the_default_block_pool_the_shield_is_in_the_pool_per_seed_004_pools() {
+    let (n, battle) = find_seed(2_000, |n| {
+        let battle = a_goblin_against_rolands_block(n, BlockPool::SuccessesAndDevice, 0);
+        declared_pool(&battle).is_some_and(|(successes, _)| successes > 0).then_some(battle)
+    });
+    let (successes, pool) = declared_pool(&battle).expect("a block");
+    assert_eq!(pool, successes + 2, "seed {n}: successes plus the Medium Shield's 2");
 }

@@ -9,7 +9,6 @@ mod support;
 use herald_domain::zone_rpg::{
     character::gear::{Hands, WeaponSpec},
     command::{Manoeuvre, ReactionChoice, StuntProposal},
-    state::character::TurnUse,
     ZoneRpgCommand as C, ZoneRpgEvent as E,
 };
 use support::*;
@@ -330,7 +329,7 @@ fn grabbing_needs_a_free_hand_per_seed_001_non_lethal_attacks() {
 }
 
 #[test]
-fn a_grabbing_character_attacking_with_a_two_handed_weapon_lets_go_per_seed_001_non_lethal_attacks() {
+fn a_grabbing_character_equipping_and_attacking_with_a_two_handed_weapon_lets_go_per_seed_001_non_lethal_attacks() {
     let mut greataxe = weapon("greataxe", 10);
     greataxe.hands = Hands::Two;
     greataxe.held = false;
@@ -349,11 +348,71 @@ fn a_grabbing_character_attacking_with_a_two_handed_weapon_lets_go_per_seed_001_
     fight.gm(pass(BANDITS));
     fight.start_round(PARTY);
     fight.gm(take_turn("Theobald"));
-    // One hand holds the bandit: the greataxe cannot be taken in hand.
-    fight.refused(
-        perform("Theobald", herald_domain::zone_rpg::command::Action::Equip { item: "greataxe".into() }),
-        "zone-rpg.no_free_hand",
-        "Taking a turn",
-    );
-    assert_eq!(fight.character("Theobald").turn, TurnUse::InTurn);
+    // Seed 001 "Grapple": "Any other action frees the grabbed character". Taking the greataxe in
+    // both hands is such an action: the hand that held the bandit lets go for it.
+    let events =
+        fight.gm(perform("Theobald", herald_domain::zone_rpg::command::Action::Equip { item: "greataxe".into() }));
+    assert_eq!(types(&events), ["zone-rpg.GrabReleased", "zone-rpg.ItemHandled"]);
+    assert_eq!(fight.character("bandit").grabbed_by, None);
+    assert_eq!(fight.character("Theobald").grabbing, None);
+    // And with it in hand he attacks with it (the bandit, free again, may react).
+    let events = fight.gm(attack("Theobald", Some("greataxe"), "bandit"));
+    assert!(!has(&events, "zone-rpg.GrabReleased"), "nobody is held any more");
+    assert!(fight.state.pending_attack.is_some(), "the bandit is free and can react: {:?}", types(&events));
+}
+
+#[test]
+fn a_grabbing_character_holding_a_one_handed_weapon_equips_a_second_one_letting_go_per_seed_001_non_lethal_attacks() {
+    let mut dagger = weapon("dagger", 4);
+    dagger.held = false;
+    let setup = table(vec![
+        pc("Theobald", "carol", "road").armed(weapon("sword", 6)).armed(dagger),
+        npc("bandit", "road").health(30),
+    ]);
+    let grab = |n| {
+        let mut fight = given(&setup, n);
+        fight.start_round(PARTY);
+        fight.gm(take_turn("Theobald"));
+        fight.gm(non_lethal("Theobald", "bandit", Manoeuvre::Grapple {}));
+        fight.gm(decline("bandit"));
+        fight
+    };
+    let n = find_seed(|n| grab(n).character("bandit").grabbed_by.is_some());
+    let mut fight = grab(n);
+    fight.gm(end_turn());
+    fight.gm(pass(BANDITS));
+    fight.start_round(PARTY);
+    fight.gm(take_turn("Theobald"));
+    // Sword in one hand, the bandit in the other: equipping the dagger is another action, which
+    // frees the bandit and the hand with him.
+    let events =
+        fight.gm(perform("Theobald", herald_domain::zone_rpg::command::Action::Equip { item: "dagger".into() }));
+    assert_eq!(types(&events), ["zone-rpg.GrabReleased", "zone-rpg.ItemHandled"]);
+    assert_eq!(fight.character("Theobald").hands_busy(), 2);
+}
+
+#[test]
+fn a_grabbed_character_reacting_is_refused_as_grabbed_per_seed_001_non_lethal_attacks() {
+    // Seed 001 "Grapple": "Grabbed characters can't act"; the seed's example: "The bandit can't
+    // react since he is grabbed". Theobald's dagger attack is resolved at once, and a reaction
+    // sent then is refused for that reason.
+    let setup =
+        table(vec![pc("Theobald", "carol", "road").armed(weapon("dagger", 4)), npc("bandit", "road").health(30)]);
+    let grab = |n| {
+        let mut fight = given(&setup, n);
+        fight.start_round(PARTY);
+        fight.gm(take_turn("Theobald"));
+        fight.gm(non_lethal("Theobald", "bandit", Manoeuvre::Grapple {}));
+        fight.gm(decline("bandit"));
+        fight
+    };
+    let n = find_seed(|n| grab(n).character("bandit").grabbed_by.is_some());
+    let mut fight = grab(n);
+    fight.gm(end_turn());
+    fight.gm(pass(BANDITS));
+    fight.start_round(PARTY);
+    fight.gm(take_turn("Theobald"));
+    let events = fight.gm(attack("Theobald", Some("dagger"), "bandit"));
+    assert!(has(&events, "zone-rpg.AttackResolved"), "the grabbed bandit cannot react: resolved at once");
+    fight.refused(dodge("bandit"), "zone-rpg.grabbed", "Non-lethal attacks");
 }

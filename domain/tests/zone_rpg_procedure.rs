@@ -247,3 +247,98 @@ fn a_turn_is_ended_by_its_controller_or_the_gm_per_seed_001_combat_procedure() {
     fight.by(player("alice"), end_turn());
     assert_eq!(fight.character("Balthasar").turn, TurnUse::Used);
 }
+
+#[test]
+fn every_refusal_in_play_names_its_code_and_rule() {
+    // Issue 26: a test triggers each code. One fight, one refusal after another; each changes
+    // nothing (the support checks the state).
+    let setup = table(vec![
+        pc("Sybilla", "bob", "road").armed(weapon("sword", 6)).health(20),
+        pc("Theobald", "carol", "road").armed(weapon("spear", 6)).health(20),
+        npc("bandit", "road").armed(weapon("axe", 6)).health(20),
+    ]);
+    let mut fight = given(&setup, 0);
+    fight.refused_by(player("bob"), take_turn("Sybilla"), "zone-rpg.not_in_round", "Combat procedure");
+    fight.start_round(PARTY);
+    fight.refused(C::Decline { character: "bandit".into() }, "zone-rpg.nothing_to_decline", "Reacting to an attack");
+    fight.refused(C::ApproveStunt { approved: true }, "zone-rpg.no_stunt", "Attack stunts");
+    let opportunity = C::OpportunityAttack {
+        attacker: "bandit".into(),
+        target: "Sybilla".into(),
+        weapon: Some("axe".into()),
+        impaired: false,
+        manoeuvre: None,
+    };
+    fight.refused(opportunity, "zone-rpg.no_move_interrupted", "Opportunity attacks");
+    let chase = C::ResolveChase { fleeing: vec![], pursuers: vec![], edge: None };
+    fight.refused(chase, "zone-rpg.chase_sides", "Chases");
+    let unexplained = C::AdjustHealth { character: "bandit".into(), change: -1, reason: String::new() };
+    fight.refused(unexplained, "zone-rpg.reason_required", "herald");
+    fight.refused(dodge("bandit"), "zone-rpg.no_attack", "Reacting to an attack");
+    fight.by(player("bob"), take_turn("Sybilla"));
+    fight.refused_by(
+        player("carol"),
+        perform("Theobald", herald_domain::zone_rpg::command::Action::OtherMain {}),
+        "zone-rpg.not_its_turn",
+        "Combat procedure",
+    );
+    fight.refused_by(player("bob"), attack("Sybilla", Some("sword"), "Sybilla"), "zone-rpg.own_target", "Attacking");
+    fight.refused_by(
+        player("bob"),
+        C::Dismount { character: "Sybilla".into() },
+        "zone-rpg.not_mounted",
+        "Mounts and vehicles in combat",
+    );
+    fight.refused_by(
+        player("bob"),
+        C::BreakFree { character: "Sybilla".into() },
+        "zone-rpg.not_grabbed",
+        "Non-lethal attacks",
+    );
+    let lute = herald_domain::zone_rpg::command::Action::PickUp { item: "lute".into() };
+    fight.refused_by(player("bob"), perform("Sybilla", lute), "zone-rpg.no_such_item", "Taking a turn");
+    let speech = C::Perform {
+        character: "Sybilla".into(),
+        action: herald_domain::zone_rpg::command::Action::OtherMain {},
+        description: "la".repeat(1001),
+    };
+    fight.refused_by(player("bob"), speech, "zone-rpg.description_too_long", "herald");
+}
+
+#[test]
+fn refusals_of_attacks_and_reactions_name_their_code_and_rule() {
+    // Issue 26: a test triggers each code.
+    let (zones, borders) = chain(&["road", "ford"]);
+    let flail = herald_domain::zone_rpg::character::gear::WeaponSpec { blast: true, ..weapon("flail", 6) };
+    let setup = table(vec![
+        pc("Sybilla", "bob", "road").armed(weapon("sword", 6)).armed(flail).health(20),
+        pc("Theobald", "carol", "road").armed(weapon("spear", 6)).health(20),
+        pc("Hilde", "dora", "road"),
+        npc("bandit", "road").armed(weapon("axe", 6)).health(20),
+    ])
+    .zones(zones, borders);
+    let mut setup = setup;
+    setup.characters[2].health = 0;
+    setup.characters[2].max_health = Some(10);
+    let mut fight = given(&setup, 0);
+    fight.start_round(PARTY);
+    // Hilde is dead: she takes no turn.
+    fight.refused_by(player("dora"), take_turn("Hilde"), "zone-rpg.cannot_act", "Combat procedure");
+    fight.by(player("bob"), take_turn("Sybilla"));
+    fight.refused_by(player("bob"), blast("Sybilla", "flail", "ford"), "zone-rpg.melee_blast_zone", "Blast attacks");
+    let blasting_blow = C::Attack {
+        attacker: "Sybilla".into(),
+        weapon: Some("flail".into()),
+        target: herald_domain::zone_rpg::command::AttackTarget::Zone { zone: "road".into() },
+        impaired: false,
+        death_blow: true,
+        stunt: None,
+    };
+    fight.refused_by(player("bob"), blasting_blow, "zone-rpg.death_blow_target", "Attacking");
+    fight.by(player("bob"), attack("Sybilla", Some("sword"), "bandit"));
+    // The attack on the bandit waits for his reaction: Theobald is not its target, and guarding
+    // is for allies.
+    fight.refused_by(player("carol"), dodge("Theobald"), "zone-rpg.not_a_target", "Reacting to an attack");
+    let guard = react("Theobald", herald_domain::zone_rpg::command::ReactionChoice::Guard { target: "bandit".into() });
+    fight.refused_by(player("carol"), guard, "zone-rpg.not_an_ally", "Guarding");
+}

@@ -369,6 +369,109 @@ fn a_mover_dropped_by_an_opportunity_attack_does_not_go_on_per_seed_001_opportun
 }
 
 #[test]
+fn an_opportunity_attack_that_incapacitates_the_mover_ends_its_turn_per_seed_001_opportunity_attacks() {
+    // Seed 001 "Opportunity attacks": "their turn resumes if they are still alive and conscious".
+    let mut setup = a_getaway();
+    setup.characters[0].health = 1;
+    setup.characters[0].max_health = Some(10);
+    setup.characters[0].weapons.push(weapon("sword", 6));
+    let mut fight = given(&setup, 0);
+    fight.start_round(PARTY);
+    fight.by(player("bob"), take_turn("Sybilla"));
+    fight.by(player("bob"), walk("Sybilla", &["b"]));
+    let events = fight.gm(C::OpportunityAttack {
+        attacker: "bandit".into(),
+        target: "Sybilla".into(),
+        weapon: Some("axe".into()),
+        impaired: false,
+        manoeuvre: None,
+    });
+    let sybilla = fight.character("Sybilla");
+    assert!(!sybilla.standing() && (sybilla.incapacitated || sybilla.dead), "{sybilla:?}");
+    assert!(has(&events, "zone-rpg.MoveAbandoned"), "{:?}", types(&events));
+    assert!(has(&events, "zone-rpg.TurnEnded"), "her turn is over: {:?}", types(&events));
+    assert!(fight.state.turn.is_none());
+    assert_eq!(fight.character("Sybilla").turn, TurnUse::Used);
+    // Play went on to the bandits; Sybilla can neither act nor attack any more this round.
+    assert_eq!(fight.state.current_faction.as_deref(), Some(BANDITS));
+    fight.refused_by(
+        player("bob"),
+        perform("Sybilla", herald_domain::zone_rpg::command::Action::OtherMain {}),
+        "zone-rpg.no_turn",
+        "Combat procedure",
+    );
+    fight.refused_by(player("bob"), attack("Sybilla", Some("sword"), "bandit"), "zone-rpg.no_turn", "Combat procedure");
+    // Nor react: the refusal says why.
+    fight.refused_by(player("bob"), dodge("Sybilla"), "zone-rpg.incapacitated", "Reacting to an attack");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A refused reaction names its reason
+// ---------------------------------------------------------------------------------------------
+
+fn three_on_the_road() -> Table {
+    table(vec![
+        pc("Sybilla", "bob", "road").armed(weapon("sword", 6)).health(30),
+        pc("Theobald", "carol", "road").armed(weapon("spear", 6)).health(30),
+        npc("bandit", "road").armed(weapon("axe", 6)).health(30),
+    ])
+}
+
+#[test]
+fn a_reaction_after_the_turn_was_spent_reacting_is_refused_as_turn_spent_per_seed_001_taking_a_turn() {
+    // Seed 001 "Taking a turn": a reaction takes the whole turn. The bandit dodges Sybilla; when
+    // Theobald strikes, the bandit cannot react, so his attack is resolved at once — and a
+    // reaction sent then is refused for that reason, not for want of an attack.
+    let mut fight = given(&three_on_the_road(), 0);
+    fight.start_round(PARTY);
+    fight.by(player("bob"), take_turn("Sybilla"));
+    fight.by(player("bob"), attack("Sybilla", Some("sword"), "bandit"));
+    fight.gm(dodge("bandit"));
+    fight.by(player("bob"), end_turn());
+    assert_eq!(fight.state.current_faction.as_deref(), Some(PARTY), "the bandits had nobody left and passed");
+    fight.by(player("carol"), take_turn("Theobald"));
+    let events = fight.by(player("carol"), attack("Theobald", Some("spear"), "bandit"));
+    assert!(has(&events, "zone-rpg.AttackResolved"), "nobody could react: resolved at once");
+    fight.refused(dodge("bandit"), "zone-rpg.turn_spent", "Taking a turn");
+}
+
+#[test]
+fn a_character_reacting_in_its_own_turn_is_refused_as_in_own_turn_per_seed_001_taking_a_turn() {
+    let mut fight = given(&a_getaway(), 0);
+    fight.start_round(PARTY);
+    fight.by(player("bob"), take_turn("Sybilla"));
+    fight.by(player("bob"), walk("Sybilla", &["b", "c"]));
+    fight.gm(C::OpportunityAttack {
+        attacker: "bandit".into(),
+        target: "Sybilla".into(),
+        weapon: Some("axe".into()),
+        impaired: false,
+        manoeuvre: None,
+    });
+    fight.refused_by(player("bob"), dodge("Sybilla"), "zone-rpg.in_own_turn", "Taking a turn");
+}
+
+#[test]
+fn an_unaware_character_reacting_is_refused_as_unaware_per_seed_001_reacting_to_an_attack() {
+    // "Targets who are unaware of their attacker can't react": the refusal says so.
+    let mut setup = three_on_the_road();
+    setup.characters[2].unaware = true;
+    let mut fight = given(&setup, 0);
+    fight.start_round(PARTY);
+    fight.refused(dodge("bandit"), "zone-rpg.unaware", "Reacting to an attack");
+}
+
+#[test]
+fn a_surrendering_character_reacting_is_refused_as_surrendered_per_seed_001_surrendering() {
+    let mut fight = given(&three_on_the_road(), 0);
+    fight.start_round(BANDITS);
+    fight.gm(take_turn("bandit"));
+    fight.gm(C::Surrender { character: "bandit".into() });
+    fight.gm(end_turn());
+    fight.refused(dodge("bandit"), "zone-rpg.surrendered", "Surrendering");
+}
+
+#[test]
 fn only_enemies_nearby_the_mover_may_make_opportunity_attacks_per_seed_001_opportunity_attacks() {
     let mut fight = given(&a_getaway(), 0);
     fight.start_round(PARTY);
@@ -384,4 +487,28 @@ fn only_enemies_nearby_the_mover_may_make_opportunity_attacks_per_seed_001_oppor
     fight.refused(not_there, "zone-rpg.not_threatening", "Opportunity attacks");
     fight.gm(decline("bandit"));
     assert_eq!(fight.character("Sybilla").zone, "b");
+}
+
+#[test]
+fn a_character_dropped_in_its_own_turn_is_refused_what_is_left_of_it_per_seed_001_opportunity_attacks() {
+    // "Alive and conscious" (seed 001 "Opportunity attacks"): a character the bandit's counter
+    // drops in the middle of its turn has no actions left, whatever its controller sends.
+    let setup = table(vec![
+        pc("Sybilla", "bob", "road").armed(weapon("sword", 6)).health(1),
+        npc("bandit", "road").armed(weapon("axe", 6)).health(30),
+    ]);
+    let countered = |n| {
+        let mut fight = given(&setup, n);
+        fight.start_round(PARTY);
+        fight.by(player("bob"), take_turn("Sybilla"));
+        fight.by(player("bob"), attack("Sybilla", Some("sword"), "bandit"));
+        fight.gm(counter("bandit", Some("axe")));
+        fight
+    };
+    let n = find_seed(|n| !countered(n).character("Sybilla").standing());
+    let mut fight = countered(n);
+    assert!(fight.state.turn.is_some(), "her turn is still open for her controller to end");
+    let shout = perform("Sybilla", herald_domain::zone_rpg::command::Action::PutDown { item: "sword".into() });
+    fight.refused_by(player("bob"), shout, "zone-rpg.incapacitated", "Opportunity attacks");
+    fight.by(player("bob"), end_turn());
 }

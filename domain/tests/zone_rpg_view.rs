@@ -166,3 +166,104 @@ fn a_fight_that_cannot_be_played_is_refused_at_set_up_per_seed_001_combat_proced
     let refused = fight.when(player("alice"), table(vec![pc("B", "alice", "road")]).create(0)).unwrap_err();
     assert!(refused.forbidden);
 }
+
+#[test]
+fn every_set_up_refusal_names_its_code_and_rule() {
+    // Each case breaks one thing a fight needs; the refusal names that (issue 26: a test
+    // triggers each code).
+    let base = || table(vec![pc("Balthasar", "alice", "road"), npc("bandit", "road")]);
+    let mut cases: Vec<(&str, Table, &str, &str)> = Vec::new();
+    let mut t = base();
+    t.zones.clear();
+    cases.push(("no zone", t, "zone-rpg.zone_count", "herald"));
+    let mut t = base();
+    t.zones.push(zone("road"));
+    cases.push(("two roads", t, "zone-rpg.duplicate_zone", "herald"));
+    let mut t = base();
+    t.zones[0].name = " ".into();
+    cases.push(("a blank zone name", t, "zone-rpg.bad_name", "herald"));
+    let mut t = base();
+    t.zones[0] = with_feature(zone("road"), "cart", herald_domain::zone_rpg::map::Protection::None);
+    cases.push(("a feature protecting from nothing", t, "zone-rpg.feature_protection", "Cover"));
+    let mut t = base();
+    let cart = || herald_domain::zone_rpg::map::Protection::Cover;
+    t.zones[0] = with_feature(with_feature(zone("road"), "cart", cart()), "cart", cart());
+    cases.push(("two carts", t, "zone-rpg.duplicate_feature", "herald"));
+    let (zones, mut borders) = chain(&["road", "ford"]);
+    borders.push(border("road", "road"));
+    cases.push(("a border to itself", base().zones(zones, borders), "zone-rpg.border_loop", "herald"));
+    let (zones, mut borders) = chain(&["road", "ford"]);
+    borders[0].length = 0;
+    cases.push(("a border of no length", base().zones(zones, borders), "zone-rpg.border_length", "herald"));
+    let (zones, mut borders) = chain(&["road", "ford"]);
+    borders.push(border("ford", "road"));
+    cases.push(("a border twice", base().zones(zones, borders), "zone-rpg.duplicate_border", "herald"));
+    let mut t = base();
+    t.factions[1].name = PARTY.into();
+    cases.push(("a faction twice", t, "zone-rpg.duplicate_faction", "herald"));
+    let mut t = base();
+    t.initiative = herald_domain::zone_rpg::character::InitiativeSpec::Faction { faction: "nobody".into() };
+    cases.push(("the initiative to no faction", t, "zone-rpg.unknown_faction", "Combat procedure"));
+    let mut t = base();
+    t.characters.clear();
+    cases.push(("nobody", t, "zone-rpg.character_count", "herald"));
+    let mut t = base();
+    t.characters[1].id = "Balthasar".into();
+    cases.push(("two Balthasars", t, "zone-rpg.duplicate_character", "herald"));
+    let mut t = base();
+    t.characters[1].wit = 21;
+    cases.push(("a WIT of 21", t, "zone-rpg.save_value", "herald"));
+    let mut t = base();
+    t.characters[0].health = 0;
+    t.characters[0].max_health = Some(0);
+    cases.push(("no health", t, "zone-rpg.health", "herald"));
+    let mut t = base();
+    t.characters[0].speed = 101;
+    cases.push(("a speed of 101", t, "zone-rpg.limit", "herald"));
+    let t = table(vec![pc("Balthasar", "alice", "road").armour(4), npc("bandit", "road")]);
+    cases.push(("armour 4", t, "zone-rpg.armour_value", "Cover"));
+    let mut t = base();
+    t.characters[0].weapons =
+        (0..=herald_domain::zone_rpg::limits::MAX_WEAPONS).map(|n| weapon(&format!("knife {n}"), 4)).collect();
+    cases.push(("too many weapons", t, "zone-rpg.weapon_count", "herald"));
+    let t = table(vec![
+        pc("Balthasar", "alice", "road").armed(weapon("sword", 6)).armed(weapon("sword", 8)),
+        npc("bandit", "road"),
+    ]);
+    cases.push(("two swords", t, "zone-rpg.duplicate_weapon", "herald"));
+    let mut t = base();
+    t.characters[0].at_border = Some("ford".into());
+    cases.push(("a border the road does not have", t, "zone-rpg.not_a_border", "herald"));
+    let mut t = base();
+    t.characters[0].behind = Some("cart".into());
+    cases.push(("behind no cart", t, "zone-rpg.unknown_feature", "Cover"));
+    let mut t = base();
+    t.characters[0].riding = Some("pegasus".into());
+    cases.push(("riding nobody", t, "zone-rpg.unknown_character", "herald"));
+    let mut t = base();
+    t.characters[0].riding = Some("bandit".into());
+    cases.push(("riding an enemy", t, "zone-rpg.cannot_ride", "Mounts and vehicles in combat"));
+    for (what, t, code, rule) in cases {
+        let mut fight = Fight { state: Default::default(), events: vec![], seed: 0, accepted: vec![] };
+        let error = fight.when(gm(), t.create(0)).expect_err(what);
+        assert_eq!(error.code, code, "{what}: {}", error.message);
+        assert!(error.rule.contains(rule), "{what}: {} should cite {rule}", error.rule);
+    }
+    // The stream's state and the seed's commitment.
+    let mut fight = given(&base(), 0);
+    fight.refused(base().create(0), "zone-rpg.already_exists", "herald");
+    let mut fight = Fight { state: Default::default(), events: vec![], seed: 0, accepted: vec![] };
+    let C::CreateBattle { zones, borders, factions, characters, initiative, options, .. } = base().create(0) else {
+        unreachable!()
+    };
+    let unsealed = C::CreateBattle {
+        zones,
+        borders,
+        factions,
+        characters,
+        initiative,
+        options,
+        seed_commitment: "not hex".into(),
+    };
+    fight.refused(unsealed, "zone-rpg.seed_commitment_malformed", "herald");
+}

@@ -152,8 +152,10 @@ pub struct SanctionRequest {
     /// The army that loses troops.
     #[serde(default)]
     pub army: Option<String>,
-    /// The severity factor (0: a reprimand alone); losses are severity × d6 × (100, 50, 25, 10).
+    /// The severity factor, 0 (a reprimand alone) to 8; losses are severity × d6 × (100, 50, 25,
+    /// 10). Above 8: `coalition.campaign.severity_out_of_range` (422).
     #[serde(default)]
+    #[schema(maximum = 8)]
     pub severity: u32,
     /// Why.
     pub reason: String,

@@ -23,6 +23,25 @@ pub enum BlockOutscored {
     Holds,
 }
 
+/// What a Block pool is (seed 004 "Defences" and "Pools" say it two ways).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = SwiftSwordsBlockPool)]
+pub enum BlockPool {
+    /// The Block roll's successes plus the device's value (the "Pools" Roland example: "4d
+    /// (Skill) + 1d (Adv) + 2 from the Shield … 2 successes, making a Block Pool of 4"); an
+    /// attack that outscores the pool meets `block_outscored`.
+    #[default]
+    SuccessesAndDevice,
+    /// The Block roll's successes alone, as "Block:" under "Defences" states it: "Any success
+    /// indicates that the Block has worked", the device's armour value stops hits while it
+    /// works, the attacker strips the pool die for die "to remove them all and stop the Block",
+    /// and "the remainder of the Block total" less the one needed are exposures. The Block works
+    /// while a die of the pool is left, however many successes the attack has
+    /// (`block_outscored` does not apply).
+    Successes,
+}
+
 fn four() -> u8 {
     4
 }
@@ -162,7 +181,11 @@ pub struct BattleOptions {
     /// The lowest face that is a success at the standard Superiority Level ("normally 5-6").
     #[serde(default = "five")]
     pub superiority: u8,
-    /// What a Block does when the attack outscores its pool.
+    /// What a Block pool is: successes plus the device's value (the default), or successes.
+    #[serde(default)]
+    pub block_pool: BlockPool,
+    /// What a Block does when the attack outscores its pool (with `block_pool:
+    /// successes_and_device`).
     #[serde(default)]
     pub block_outscored: BlockOutscored,
     /// Attack dice for a minor advantage in numbers (the modifier table is empty).
@@ -209,6 +232,7 @@ impl Default for BattleOptions {
         Self {
             action_costs: ActionCosts::default(),
             superiority: 5,
+            block_pool: BlockPool::default(),
             block_outscored: BlockOutscored::default(),
             minor_advantage_dice: 1,
             major_advantage_dice: 2,

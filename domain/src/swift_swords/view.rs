@@ -78,7 +78,7 @@ impl From<&RankTrack> for RankView {
 pub struct PoolsView {
     /// Dodge pool (0: none).
     pub dodge: u32,
-    /// Block pool, the device's value included (0: none).
+    /// Block pool, the device's value included under the default `block_pool` reading (0: none).
     pub block: u32,
     /// Action pool.
     pub action: Option<ActionPool>,

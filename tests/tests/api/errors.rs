@@ -136,14 +136,11 @@ async fn rule_violations_answer_422_naming_the_rule_and_append_nothing() {
     assert_eq!(view.body["version"], 2, "create + two strategies");
     assert_eq!(view.header("etag").as_deref(), Some("\"2\""));
 
-    // seed 003 §4.1.1: a strategy after the deadline is refused, for players and judges alike.
-    let late = create(&app, &cast.judge, sample_battle(&an_hour_ago(), None)).await;
-    for (token, side) in [(&cast.alice, "a"), (&cast.judge, "b")] {
-        let reply = app
-            .request("POST", &late.at("/strategies"), Some(token), Some(json!({"side": side, "strategy": "too late"})))
-            .await;
-        assert_rule(&reply, 422, "coalition.battle.strategy_after_deadline", "seed 003 §4.1.1");
-    }
+    // seed 003 §4.1.1: strategies arrive before the deadline, so a battle whose deadline has
+    // already passed is refused when it is opened (a strategy after the deadline is refused in
+    // domain/tests/coalition_battle.rs, which sets the recorded time).
+    let late = app.request("POST", "/v1/battles", Some(&cast.judge), Some(sample_battle(&an_hour_ago(), None))).await;
+    assert_rule(&late, 422, "coalition.battle.deadline_passed", "seed 003 §4.1.1");
 
     // seed 003 §3.3.1: two armies of one team never fight; ch. 6: nor two mercenary armies.
     let mut friendly = sample_battle(&in_a_day(), None);

@@ -136,6 +136,19 @@ fn create_battle(
     validate_opponents(request.armies)?;
     super::judging::validate_partners(request.armies, request.partners)?;
     validate_casualty_formula(&request.options.casualty_formula)?;
+    // Seed 003 §4.1.1: strategies arrive before the deadline; a battle whose deadline has
+    // already passed when it is opened could never receive one.
+    if request.strategy_deadline < ctx.recorded_at {
+        return Err(RuleError::new(
+            "coalition.battle.deadline_passed",
+            format!(
+                "the strategy deadline {} has already passed ({} now): no strategy could arrive before it",
+                request.strategy_deadline.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                ctx.recorded_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            ),
+            "seed 003 §4.1.1",
+        ));
+    }
     if !is_hex_digest(request.seed_commitment) {
         return Err(RuleError::new(
             "coalition.battle.seed_commitment_malformed",

@@ -7,7 +7,8 @@
 //! reduced troop numbers. If the punishment is handed down in the last 24 hours before the
 //! deadline, that player will get a 24 hour extension to rewrite his strat."
 //!
-//! Readings: the die is a d6 on the campaign's tape; (100, 50, 25, 10) are the troops per point
+//! Readings: the severity factor is 0 to [`MAX_SANCTION_SEVERITY`]; the die is a d6 on the
+//! campaign's tape; (100, 50, 25, 10) are the troops per point
 //! for the four slots, the 5000-troop slot first, taken from the slot's lines in order and never
 //! more than they hold; an army in a battle loses them there too (the service relays the losses
 //! to the battle stream, which extends that side's deadline when it is within 24 hours); a
@@ -30,6 +31,13 @@ pub const SANCTION_TROOPS: [u32; 4] = [100, 50, 25, 10];
 
 /// Sides of the sanction die (Herald's reading of "a die roll").
 pub const SANCTION_DIE: u32 = 6;
+
+/// The largest severity factor (Herald's reading of §5.4.1's "severity factor times a die roll
+/// times (100, 50, 25, 10)"): the largest whose worst die takes no more than a full 5000-troop
+/// slot from any slot (8 × 6 × 100 = 4800 ≤ 5000, 8 × 6 × 50 = 2400 ≤ 2500, …). A larger
+/// punishment is one of the "alternate punishments in unusual circumstances", a ruling rather
+/// than a sanction.
+pub const MAX_SANCTION_SEVERITY: u32 = 8;
 
 /// A sanction (event `coalition.SanctionImposed`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -96,6 +104,16 @@ pub fn impose(
         return Err(RuleError::new(
             "coalition.campaign.sanction_malformed",
             "a sanction names the player and the reason",
+            "seed 003 §5.4.1",
+        ));
+    }
+    if severity > MAX_SANCTION_SEVERITY {
+        return Err(RuleError::new(
+            "coalition.campaign.severity_out_of_range",
+            format!(
+                "a sanction's severity factor is 0 (a reprimand alone) to {MAX_SANCTION_SEVERITY}, not {severity}: \
+                 losses are severity × d6 × (100, 50, 25, 10) troops"
+            ),
             "seed 003 §5.4.1",
         ));
     }

@@ -11,6 +11,7 @@ pub mod records;
 pub mod state;
 
 pub use command::SkirmishCommand;
+pub use decide::LOWEST_ROUND;
 pub use event::SkirmishEvent;
 pub use state::SkirmishState;
 

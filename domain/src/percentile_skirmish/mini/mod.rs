@@ -25,6 +25,8 @@ pub const MAX_MOVEMENT: f64 = 100.0;
 pub const MAX_POINTS: u32 = 100_000;
 /// The most attacks or spell attacks a turn (a service limit).
 pub const MAX_ATTACKS: u8 = 20;
+/// The highest initiative a card may give (and the lowest, negated).
+pub const MAX_INITIATIVE: i32 = 1000;
 
 /// A mini's size (seed 002 "NON MEDIUM SIZED MINI'S": "Most mini's are medium sized, however
 /// some mini's can be considered to be small or large sized and must be identified as such
@@ -129,8 +131,8 @@ impl MiniProfile {
         if !(self.movement.is_finite() && (0.0..=MAX_MOVEMENT).contains(&self.movement)) {
             return bad(format!("{what}'s movement is 0 to {MAX_MOVEMENT} inches"));
         }
-        if self.initiative.unsigned_abs() > 1000 {
-            return bad(format!("{what}'s initiative is -1000 to 1000"));
+        if !(-MAX_INITIATIVE..=MAX_INITIATIVE).contains(&self.initiative) {
+            return bad(format!("{what}'s initiative is -{MAX_INITIATIVE} to {MAX_INITIATIVE}"));
         }
         if self.life == 0 || self.life > MAX_POINTS || self.spell_points > MAX_POINTS || self.points > MAX_POINTS {
             return bad(format!(

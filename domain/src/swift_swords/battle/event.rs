@@ -273,7 +273,8 @@ pub enum SwiftSwordsEvent {
         paid: u8,
         /// A Dodge or Block roll (a Parry is rolled with the attack).
         roll: Option<PoolRoll>,
-        /// The pool it made (Block: successes plus the device, none without a success).
+        /// The pool it made (Block: successes, plus the device under the default `block_pool`
+        /// reading; none without a success).
         pool: u32,
         /// The tape after the roll.
         next_word: u64,

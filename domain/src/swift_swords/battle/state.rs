@@ -159,7 +159,7 @@ pub struct Figure {
     pub killed: bool,
     /// Dodge pool (0: none).
     pub dodge_pool: u32,
-    /// Block pool (0: none), the device's value included.
+    /// Block pool (0: none), the device's value included under the default `block_pool` reading.
     pub block_pool: u32,
     /// Action pool.
     pub action_pool: Option<ActionPool>,

@@ -33,8 +33,8 @@ pub fn perform(d: &mut Decision, id: &str, action: &Action, description: &str) -
     let handled = match action {
         Action::PickUp { item } => Some(pick_up(d, &actor, item)?),
         Action::PutDown { item } => Some(put_down(&actor, item)?),
-        Action::Equip { item } => Some(equip(&actor, item, true)?),
-        Action::Unequip { item } => Some(equip(&actor, item, false)?),
+        Action::Equip { item } => Some(equip(&actor, item, true, lets_go(d, &actor))?),
+        Action::Unequip { item } => Some(equip(&actor, item, false, lets_go(d, &actor))?),
         _ => None,
     };
     let_go_unless(d, id, |g, h| keeps_hold(g, h, false, false), "did something else");
@@ -97,7 +97,26 @@ fn put_down(actor: &CharacterState, item: &str) -> Result<(String, Handling, Str
     Ok((item.to_string(), Handling::PutDown, item.to_string()))
 }
 
-fn equip(actor: &CharacterState, item: &str, take_in_hand: bool) -> Result<(String, Handling, String), RuleError> {
+/// Whether `actor` lets go of the character it grabs by doing anything but moving, disarming
+/// it, hiding behind it or attacking one-handed (seed 001 "Non-lethal attacks": "Any other
+/// action frees the grabbed character"); a larger grabber keeps hold.
+fn lets_go(d: &Decision, actor: &CharacterState) -> bool {
+    actor
+        .grabbing
+        .as_deref()
+        .and_then(|held| d.state.character(held))
+        .is_some_and(|held| !keeps_hold(actor, held, false, false))
+}
+
+/// Take an item in hand or put it away. The hand that held a grabbed character is free for it
+/// when the action lets the grab go (`releases_grab`): equipping a two-handed weapon while
+/// grabbing is such an action, it frees the grabbed character (seed 001 "Non-lethal attacks").
+fn equip(
+    actor: &CharacterState,
+    item: &str,
+    take_in_hand: bool,
+    releases_grab: bool,
+) -> Result<(String, Handling, String), RuleError> {
     let (held, hands) = if let Some(weapon) = actor.weapon(item).filter(|w| !w.weapon.natural) {
         (weapon.weapon.held, weapon.weapon.hands.count())
     } else if let Some(shield) = actor.shield.as_ref().filter(|s| s.shield.name == item && !s.destroyed) {
@@ -109,7 +128,8 @@ fn equip(actor: &CharacterState, item: &str, take_in_hand: bool) -> Result<(Stri
         let state = if held { "already holds" } else { "does not hold" };
         return Err(refuse("no_such_item", format!("{} {state} {item}", actor.id()), rules::TAKING_A_TURN));
     }
-    if take_in_hand && actor.hands_busy() + hands > 2 {
+    let busy = actor.hands_busy().saturating_sub(u32::from(releases_grab));
+    if take_in_hand && busy + hands > 2 {
         return Err(refuse(
             "no_free_hand",
             format!("{} has no hand free for {item}", actor.id()),

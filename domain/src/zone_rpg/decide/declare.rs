@@ -69,8 +69,8 @@ pub fn opportunity(d: &mut Decision, request: &Opportunity) -> Result<(), RuleEr
     if !interrupted.movers.iter().any(|m| m == request.target) {
         return Err(refuse("not_moving", format!("{} is not moving away", request.target), rules::OPPORTUNITY));
     }
-    if !attacker.can_react() {
-        return Err(refuse("cannot_react", format!("{} cannot react now", attacker.id()), rules::REACTING));
+    if let Some(why) = super::reaction::cannot_react(&attacker) {
+        return Err(why);
     }
     let target = character(&d.state, request.target)?.clone();
     let weapon = targeting::weapon(&attacker, request.weapon)?.cloned();

@@ -264,5 +264,12 @@ pub(crate) fn acting_member<'s>(state: &'s ZoneRpgState, id: &str) -> Result<&'s
     if member.done {
         return Err(refuse("turn_over", format!("{id}'s turn is spent"), rules::TAKING_A_TURN));
     }
+    if !state.character(id).is_some_and(CharacterState::standing) {
+        return Err(refuse(
+            "incapacitated",
+            format!("{id} is incapacitated or dead: its turn is over"),
+            rules::OPPORTUNITY,
+        ));
+    }
     Ok(member)
 }

@@ -226,7 +226,9 @@ fn moved(
 }
 
 /// Resume a move whose opportunity attacks are over, if the mover is still up to it (seed 001
-/// "Opportunity attacks": "their turn resumes if they are still alive and conscious").
+/// "Opportunity attacks": "their turn resumes if they are still alive and conscious"). A mover
+/// that is down (or gone) does not resume at all: its turn is over, and with nobody else in the
+/// turn still standing the turn ends here.
 pub fn resume(d: &mut Decision) -> Result<(), RuleError> {
     let Some(interrupted) = d.state.interrupted_move.clone() else { return Ok(()) };
     let mover = d.state.character(&interrupted.character).cloned();
@@ -239,6 +241,9 @@ pub fn resume(d: &mut Decision) -> Result<(), RuleError> {
     };
     if let Some(reason) = stopped {
         d.emit(ZoneRpgEvent::MoveAbandoned { character: interrupted.character.clone(), reason });
+        if !mover.as_ref().is_some_and(|m| m.standing()) {
+            super::round::end_turn_of_the_fallen(d);
+        }
         return Ok(());
     }
     let walk = Walk {

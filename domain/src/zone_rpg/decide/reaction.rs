@@ -15,7 +15,10 @@ use crate::{
         event::{AttackForm, ZoneRpgEvent},
         outcome::{Ability, Targeted},
         rules,
-        state::pending::{AttackStage, PendingAttack},
+        state::{
+            character::{CharacterState, Morale, TurnUse},
+            pending::{AttackStage, PendingAttack},
+        },
     },
     RuleError,
 };
@@ -34,36 +37,63 @@ fn pending(d: &Decision) -> Result<PendingAttack, RuleError> {
     Ok(pending)
 }
 
-/// React to the pending attack.
+/// Why `character` cannot react now, naming the rule: down, surrendering, unaware, grabbed,
+/// broken, in its own turn, or its turn (and any extra reactions) spent (seed 001 "Reacting to
+/// an attack", "Taking a turn": "A reaction takes the whole turn"). None when it can.
+pub(crate) fn cannot_react(character: &CharacterState) -> Option<RuleError> {
+    if character.can_react() {
+        return None;
+    }
+    let id = character.id();
+    let (code, message, rule) = if !character.standing() {
+        ("incapacitated", format!("{id} is incapacitated, dead or gone: it cannot react"), rules::REACTING)
+    } else if character.surrendered {
+        ("surrendered", format!("{id} has surrendered: it cannot react"), rules::SURRENDERING)
+    } else if character.unaware {
+        ("unaware", format!("{id} is unaware of its attackers: it cannot react"), rules::REACTING)
+    } else if character.grabbed_by.is_some() {
+        ("grabbed", format!("{id} is grabbed: it can only try to break free"), rules::NON_LETHAL)
+    } else if character.morale == Morale::Broken {
+        ("morale_broken", format!("{id} failed its morale check: it must surrender or retreat"), rules::MORALE)
+    } else if character.turn == TurnUse::InTurn {
+        ("in_own_turn", format!("{id} is taking its turn: it cannot react in it"), rules::TAKING_A_TURN)
+    } else {
+        (
+            "turn_spent",
+            format!("{id} has spent its turn this round (taken, or on a reaction) and has no extra reaction left"),
+            rules::TAKING_A_TURN,
+        )
+    };
+    Some(refuse(code, message, rule))
+}
+
+/// React to the pending attack. A character that cannot react at all is told why before being
+/// told there is nothing to react to: an attack on targets that cannot react is resolved at
+/// once, so "no attack" would hide the reason.
 pub fn react(d: &mut Decision, id: &str, reaction: &ReactionChoice) -> Result<(), RuleError> {
-    let pending = pending(d)?;
     let reacting = character(&d.state, id)?.clone();
     require_controller(&d.state, &reacting, d.ctx)?;
-    if pending.reacted.iter().any(|r| r == id) {
-        return Err(refuse(
-            "already_reacted",
-            format!("{id} has already reacted to this attack: nobody reacts twice against one attack"),
-            rules::REACTING,
-        ));
+    if let Some(pending) = &d.state.pending_attack {
+        if pending.reacted.iter().any(|r| r == id) {
+            return Err(refuse(
+                "already_reacted",
+                format!("{id} has already reacted to this attack: nobody reacts twice against one attack"),
+                rules::REACTING,
+            ));
+        }
+        if pending.surprise && pending.stage == AttackStage::Reactions {
+            return Err(refuse(
+                "surprised",
+                "the attacker was concealed: its targets are taken by surprise and cannot react",
+                rules::SNEAKING,
+            ));
+        }
     }
-    if pending.surprise {
-        return Err(refuse(
-            "surprised",
-            "the attacker was concealed: its targets are taken by surprise and cannot react",
-            rules::SNEAKING,
-        ));
+    if let Some(why) = cannot_react(&reacting) {
+        return Err(why);
     }
-    if !reacting.can_react() {
-        return Err(refuse(
-            "cannot_react",
-            format!("{id} cannot react: unaware, grabbed, down, or its turn and reactions are spent"),
-            rules::REACTING,
-        ));
-    }
-    let extra = !matches!(
-        reacting.turn,
-        crate::zone_rpg::state::character::TurnUse::Available | crate::zone_rpg::state::character::TurnUse::Reserved
-    );
+    let pending = pending(d)?;
+    let extra = !matches!(reacting.turn, TurnUse::Available | TurnUse::Reserved);
     if let ReactionChoice::Guard { target } = reaction {
         return guard(d, &pending, id, target, extra);
     }

@@ -131,6 +131,25 @@ pub fn end_turn(d: &mut Decision) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// End the turn in progress when none of its active members is still standing: a mover dropped
+/// by an opportunity attack does not get its turn back (seed 001 "Opportunity attacks": "their
+/// turn resumes if they are still alive and conscious"), and nobody else in the turn is left to
+/// end it. A mount's turn whose rider is still up goes on (the fallen member alone is refused,
+/// see `acting_member`).
+pub fn end_turn_of_the_fallen(d: &mut Decision) {
+    let Some(turn) = d.state.turn.clone() else { return };
+    let someone_up = turn
+        .members
+        .iter()
+        .filter(|m| m.active && !m.done)
+        .any(|m| d.state.character(&m.character).is_some_and(|c| c.standing()));
+    if someone_up {
+        return;
+    }
+    let characters = turn.members.iter().map(|m| m.character.clone()).collect();
+    d.emit(ZoneRpgEvent::TurnEnded { faction: turn.faction, characters, reserved: Vec::new() });
+}
+
 /// Between turns: a faction with no character left to act must pass (seed 001 "Combat
 /// procedure": "The GM must pass because all bandits have taken their turn"), and when every
 /// faction has passed in a row the round ends and morale is checked.

@@ -41,22 +41,32 @@ pub fn declare(
         ));
     };
     let declaration = round.declarations.iter().find(|d| d.participant == participant);
-    let Some(declaration) = declaration.filter(|d| d.declared.is_none() && !d.eligible.is_empty()) else {
+    if declaration.is_some_and(|d| d.declared.is_some()) {
         return Err(refuse(
             "nothing_to_declare",
-            format!("{participant} has already declared for round {}, or has no mini that may act in it", round.value),
+            format!("{participant} has already declared for round {}", round.value),
             headings::TURN,
         ));
-    };
+    }
+    // Each mini named is checked before the participant is told it has nothing to declare, so
+    // a mini that already acted or whose initiative is too low is refused for that reason.
     let mut chosen: Vec<String> = Vec::new();
     for id in minis {
         let mini = mini_in_play(state, id)?;
-        if !(declaration.eligible.contains(id) || declaration.must_act.contains(id)) {
+        let may = declaration.is_some_and(|d| d.eligible.contains(id) || d.must_act.contains(id));
+        if !may {
             return Err(not_eligible(state, mini, participant, round.value));
         }
         if !chosen.contains(id) {
             chosen.push(id.clone());
         }
+    }
+    if declaration.is_none_or(|d| d.eligible.is_empty()) {
+        return Err(refuse(
+            "nothing_to_declare",
+            format!("{participant} has no mini that may act in round {}", round.value),
+            headings::TURN,
+        ));
     }
     let mut working = state.clone();
     let mut events = Vec::new();
@@ -99,5 +109,12 @@ fn not_eligible(state: &SkirmishState, mini: &MiniState, participant: &str, valu
             headings::TURN,
         );
     }
-    refuse("golem_inactive", format!("{id} is out of its caster's control and inactive"), "seed 002 \"Golem\"")
+    if mini.is_golem() && !mini.golem_active {
+        return refuse(
+            "golem_inactive",
+            format!("{id} is out of its caster's control and inactive"),
+            "seed 002 \"Golem\"",
+        );
+    }
+    refuse("nothing_to_declare", format!("{participant} has no mini that may act in round {value}"), headings::TURN)
 }

@@ -10,6 +10,7 @@ use crate::{
             event::{Declaration, Eligible, Expiry, SkirmishEvent},
             state::{MiniState, SkirmishState},
         },
+        mini::MAX_INITIATIVE,
         rules::{acting_order, initiative::tied, InitiativeRoll},
         spells::Spell,
     },
@@ -24,17 +25,30 @@ fn declarable(mini: &MiniState) -> bool {
     mini.in_play() && !mini.this_turn.acted && (!mini.is_golem() || mini.golem_active)
 }
 
-/// The next round's initiative value: the highest initiative of a mini that may still act,
-/// below `below` (seed 002 "INITIATIVE": "Mini's perform actions in descending order, based on
-/// their initiative values"). Rounds are the initiative values minis have; none are empty.
-fn next_round(state: &SkirmishState, below: Option<i32>) -> Option<i32> {
-    state
-        .minis
-        .values()
-        .filter(|mini| declarable(mini))
-        .map(MiniState::initiative)
-        .filter(|value| below.is_none_or(|below| *value < below))
-        .max()
+/// The lowest initiative round a turn may reach: the lowest initiative a card may give, slowed
+/// (seed 002 "Slow": "loses 3 to their initiative").
+pub const LOWEST_ROUND: i32 = -MAX_INITIATIVE - 3;
+
+/// The next round's initiative value (seed 002 "INITIATIVE": "Mini's perform actions in
+/// descending order, based on their initiative values"; a mini "can decide to wait to perform
+/// actions on a later initiative round").
+///
+/// Herald's reading: the next round is the highest initiative, below the last round, of a mini
+/// that may still act. When no such mini is left but some mini waited (it may still act this
+/// turn), the round just below the last one is offered to it, and so on down to
+/// [`LOWEST_ROUND`], as long as someone acted in the last round (`someone_acted`): a round in
+/// which every mini waited, with no initiative value left below it, ends the turn — the waiting
+/// minis had their later round and let it go.
+fn next_round(state: &SkirmishState, below: Option<i32>, someone_acted: bool) -> Option<i32> {
+    let declarable = || state.minis.values().filter(|mini| declarable(mini));
+    let natural =
+        declarable().map(MiniState::initiative).filter(|value| below.is_none_or(|below| *value < below)).max();
+    if natural.is_some() {
+        return natural;
+    }
+    let below = below?;
+    let waiting = declarable().next().is_some();
+    (waiting && someone_acted && below > LOWEST_ROUND).then(|| below - 1)
 }
 
 /// Begin the next turn and its first round.
@@ -44,21 +58,23 @@ pub fn start_turn(
     ctx: &mut Context,
 ) -> Result<(), RuleError> {
     emit(state, events, SkirmishEvent::TurnStarted { turn: state.turn + 1 });
-    if next_round(state, None).is_none() {
+    if next_round(state, None, true).is_none() {
         emit(state, events, SkirmishEvent::BattleEnded { winner: None, reason: "no mini on the table can act".into() });
         return Ok(());
     }
-    begin_round(state, events, ctx, None)
+    begin_round(state, events, ctx, None, true)
 }
 
-/// Open the next round below `below`, or end the turn when there is none.
+/// Open the next round below `below`, or end the turn when there is none (`someone_acted`: a
+/// mini acted in the round just over, see [`next_round`]).
 fn begin_round(
     state: &mut SkirmishState,
     events: &mut Vec<SkirmishEvent>,
     ctx: &mut Context,
     below: Option<i32>,
+    someone_acted: bool,
 ) -> Result<(), RuleError> {
-    let Some(value) = next_round(state, below) else {
+    let Some(value) = next_round(state, below, someone_acted) else {
         return end_turn(state, events, ctx);
     };
     let eligible: Vec<Eligible> = state
@@ -178,9 +194,9 @@ fn advance(state: &mut SkirmishState, events: &mut Vec<SkirmishEvent>, ctx: &mut
         }
         let Some(round) = state.round.as_ref() else { return Ok(()) };
         let Some(id) = round.order.get(round.current).cloned() else {
-            let value = round.value;
+            let (value, someone_acted) = (round.value, !round.order.is_empty());
             emit(state, events, SkirmishEvent::RoundEnded { turn: state.turn, round: value });
-            return begin_round(state, events, ctx, Some(value));
+            return begin_round(state, events, ctx, Some(value), someone_acted);
         };
         let can_act = state.mini(&id).is_some_and(|mini| mini.in_play() && (!mini.is_golem() || mini.golem_active));
         if can_act {

@@ -13,6 +13,8 @@ mod setup;
 mod spell_effects;
 mod spells;
 
+pub use flow::LOWEST_ROUND;
+
 use super::{
     command::SkirmishCommand,
     event::SkirmishEvent,

@@ -11,7 +11,7 @@ use crate::{
             pending::{AttackPurpose, Pending, PendingAttack},
             state::{DefenceLimit, Morale, SwiftSwordsState},
         },
-        defence::DefenceKind,
+        defence::{self, DefenceKind},
         figure::{WeaponKind, WeaponSpec},
         rolls::{PoolRoll, RollKind},
     },
@@ -141,12 +141,15 @@ pub fn defend(work: &mut Work, id: &str, declared: &Declared) -> Result<(), Rule
     }
     let paid = match declared.pay {
         Some(face) if face > 1 && figure.hand.contains(&face) => face,
-        Some(face) => {
+        Some(1) => {
             return Err(refuse(
-                "die_not_in_hand",
-                format!("{id} holds no {face} to pay with (not a 1)"),
+                "ones_cannot_pay",
+                "a defence needs a full action die: a 1 cannot pay for it",
                 heading("Defences."),
             ))
+        }
+        Some(face) => {
+            return Err(refuse("die_not_in_hand", format!("{id} holds no {face} to pay with"), heading("Defences.")))
         }
         None => crate::swift_swords::action_dice::lowest_usable(&figure.hand).unwrap_or(2),
     };
@@ -169,7 +172,7 @@ pub fn defend(work: &mut Work, id: &str, declared: &Declared) -> Result<(), Rule
     }
     let pool = match kind {
         DefenceKind::Dodge => roll.successes,
-        DefenceKind::Block if roll.successes > 0 => roll.successes + device,
+        DefenceKind::Block => defence::block_pool(work.state.options.block_pool, roll.successes, device),
         _ => 0,
     };
     let next_word = work.next_word();

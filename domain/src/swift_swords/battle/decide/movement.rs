@@ -297,10 +297,17 @@ pub fn opportunity_attack(work: &mut Work, id: &str, weapon: &str, pay: Option<u
     }
     let face = match pay {
         Some(face) if face > 1 && figure.hand.contains(&face) => face,
+        Some(1) => {
+            return Err(refuse(
+                "ones_cannot_pay",
+                "an opportunity attack needs a full action die: a 1 cannot pay for it",
+                heading("Actions & Refresh"),
+            ))
+        }
         Some(face) => {
             return Err(refuse(
                 "die_not_in_hand",
-                format!("{id} holds no {face} to pay with (not a 1)"),
+                format!("{id} holds no {face} to pay with"),
                 heading("Actions & Refresh"),
             ))
         }

@@ -13,20 +13,24 @@ use crate::{
             state::{ActionPool, Morale},
         },
         defence,
+        options::BlockPool,
         rolls::RollKind,
     },
     RuleError,
 };
 
 /// The largest a defence pool may be pooled to: the dice normally rolled (plus the device's
-/// value for a Block).
+/// value for a Block under the "Pools" reading, `BlockPool::SuccessesAndDevice`).
 fn cap(work: &Work, id: &str, into: PoolKind) -> Result<u32, RuleError> {
     let figure = work.figure(id)?;
     let skills = &figure.spec.defences;
     let device = figure.spec.shield.as_ref().map_or(0, |shield| u32::from(shield.block));
     Ok(match into {
         PoolKind::Dodge => u32::from(skills.dodge.unwrap_or(0)),
-        PoolKind::Block => u32::from(skills.block.unwrap_or(0)) + device,
+        PoolKind::Block => match work.state.options.block_pool {
+            BlockPool::SuccessesAndDevice => u32::from(skills.block.unwrap_or(0)) + device,
+            BlockPool::Successes => u32::from(skills.block.unwrap_or(0)),
+        },
         PoolKind::Action => u32::MAX,
     })
 }

@@ -228,12 +228,12 @@ pub fn resolve(work: &mut Work, attack: &PendingAttack, response: Option<&Respon
     }
     if guarded && target.block_pool > 0 && target.defence_limit == DefenceLimit::Any && successes > 0 {
         let device = target.spec.shield.as_ref().map_or(0, |shield| u32::from(shield.block));
-        let rule = work.state.options.block_outscored;
+        let (reading, rule) = (work.state.options.block_pool, work.state.options.block_outscored);
         let strip = attack
             .options
             .strip_block
-            .unwrap_or_else(|| defence::best_strip(target.block_pool, device, successes, rule));
-        let used = defence::block(target.block_pool, device, successes, strip, rule);
+            .unwrap_or_else(|| defence::best_strip(reading, target.block_pool, device, successes, rule));
+        let used = defence::meet_block(reading, target.block_pool, device, successes, strip, rule);
         successes = used.successes_after;
         record.block = Some(used);
     }
