@@ -1,7 +1,9 @@
 //! A percentile-skirmish table as SVG (`GET /v1/battles/{id}/table.svg`): roads and water with
 //! their names and widths, every mini as a disc sized by its size in its owner's colour with a
 //! tick for its facing, its id and life points, the acting mini ringed, and each mini's state on
-//! hover (an SVG `<title>`).
+//! hover (an SVG `<title>`). Labels go through the shared placer ([`crate::svg::labels`]): none
+//! is drawn over another or over a mini's disc, even at melee distance; a label with no room
+//! near its mark is listed under the table instead.
 //!
 //! The game measures from the table's lower-left corner with y up; SVG has y down, so every y is
 //! flipped.
@@ -14,7 +16,10 @@ use crate::{
         mini::Size,
         table::{Point, Shape, TerrainFeature, TerrainKind},
     },
-    svg::escape,
+    svg::{
+        escape,
+        labels::{self, fit, text_width, Placer, Rect, FONT_FAMILY},
+    },
 };
 
 /// Pixels per inch.
@@ -25,6 +30,10 @@ const MARGIN: f64 = 24.0;
 const TOP: f64 = 40.0;
 /// Height of one legend row.
 const ROW: f64 = 16.0;
+/// Font size of the minis' and the terrain's labels.
+const LABEL_FONT: f64 = 9.0;
+/// How far from its mark a label may be put, in pixels (three inches).
+const REACH: f64 = 3.0 * PX;
 /// Participant colours, in set-up order (repeated past eight).
 const COLOURS: [&str; 8] = ["#c0392b", "#1f5fbf", "#2e8b3d", "#8e44ad", "#d35400", "#16a085", "#b7950b", "#6d4c41"];
 
@@ -58,50 +67,66 @@ impl Frame {
 /// Render `state`'s table, captioned with `title`.
 pub fn table_svg(state: &SkirmishState, title: &str) -> String {
     let frame = Frame { depth: state.table.depth };
-    let legend = state.participants.len() + 1;
     let width = (MARGIN * 2.0 + state.table.width * PX).max(420.0);
-    let height = TOP + state.table.depth * PX + MARGIN + ROW * legend as f64;
-    let mut svg = String::new();
+    let mut body = String::new();
     let _ = write!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="10"><title>{t}</title>"#,
-        w = num(width),
-        h = num(height),
-        t = escape(title)
-    );
-    let _ = write!(
-        svg,
+        body,
         r#"<text class="caption" x="{m}" y="16" font-size="12" font-weight="bold">{t}</text><text class="status" x="{m}" y="31" font-size="11">{s}</text>"#,
         m = num(MARGIN),
         t = escape(title),
         s = escape(&status(state))
     );
+    let table = Rect::new(MARGIN, TOP, state.table.width * PX, state.table.depth * PX);
     let _ = write!(
-        svg,
+        body,
         r##"<rect class="table" x="{}" y="{}" width="{}" height="{}" fill="#eef3e2" stroke="#555"/>"##,
-        num(MARGIN),
-        num(TOP),
-        num(state.table.width * PX),
-        num(state.table.depth * PX)
+        num(table.x),
+        num(table.y),
+        num(table.width),
+        num(table.height)
     );
-    svg.push_str(r#"<g class="terrain">"#);
+    body.push_str(r#"<g class="terrain">"#);
+    let mut anchors = Vec::new();
     for feature in state.table.terrain.iter().filter(|f| f.kind == TerrainKind::Water) {
-        terrain(&mut svg, &frame, feature);
+        anchors.push((feature, terrain(&mut body, &frame, feature)));
     }
     for feature in state.table.terrain.iter().filter(|f| f.kind == TerrainKind::Road) {
-        terrain(&mut svg, &frame, feature);
+        anchors.push((feature, terrain(&mut body, &frame, feature)));
     }
-    svg.push_str("</g><g class=\"minis\">");
+    body.push_str("</g><g class=\"minis\">");
     let acting = state.acting().map(|mini| mini.id().to_string());
+    let mut placer = Placer::new(table);
+    let mut discs = Vec::new();
     for mini in state.minis.values().filter(|mini| mini.in_play()) {
-        mini_svg(&mut svg, &frame, state, mini, acting.as_deref() == Some(mini.id()));
+        let disc = mini_svg(&mut body, &frame, state, mini, acting.as_deref() == Some(mini.id()));
+        placer.block(disc);
+        discs.push((mini, disc));
     }
-    svg.push_str("</g>");
+    body.push_str("</g><g class=\"labels\">");
+    // The minis' labels first (they change every action and matter most), then the terrain's.
+    let mut unplaced = Vec::new();
+    let height = labels::LINE_EMS * LABEL_FONT;
+    for (mini, disc) in discs {
+        let text = fit(&format!("{} {}/{}", mini.id(), mini.life, mini.spec.profile.life), LABEL_FONT, table.width);
+        let attributes = format!(r#" class="mini-label" data-mini="{}""#, escape(mini.id()));
+        match placer.place(disc, text_width(&text, LABEL_FONT), height, REACH) {
+            Some(rect) => labels::text(&mut body, rect, LABEL_FONT, &text, &attributes),
+            None => unplaced.push(text),
+        }
+    }
+    for (feature, anchor) in anchors {
+        let text = fit(&feature.name, LABEL_FONT, table.width);
+        match placer.place_centred(anchor, text_width(&text, LABEL_FONT), height, REACH) {
+            Some(rect) => labels::text(&mut body, rect, LABEL_FONT, &text, r##" class="terrain-label" fill="#333""##),
+            None => unplaced.push(text),
+        }
+    }
+    body.push_str("</g>");
     let mut y = TOP + state.table.depth * PX + MARGIN;
     for (index, participant) in state.participants.iter().enumerate() {
         let lost = state.minis.values().filter(|m| m.spec.participant == participant.name && m.killed).count();
         let _ = write!(
-            svg,
+            body,
             r#"<g class="legend"><circle cx="{}" cy="{}" r="5" fill="{}"/><text x="{}" y="{}">{} ({}) — {} lost</text></g>"#,
             num(MARGIN + 5.0),
             num(y - 4.0),
@@ -114,6 +139,35 @@ pub fn table_svg(state: &SkirmishState, title: &str) -> String {
         );
         y += ROW;
     }
+    if !unplaced.is_empty() {
+        let _ = write!(
+            body,
+            r#"<text class="legend" x="{}" y="{}" font-weight="bold">No room on the table for these labels:</text>"#,
+            num(MARGIN),
+            num(y)
+        );
+        for text in &unplaced {
+            y += ROW;
+            let _ = write!(
+                body,
+                r#"<text class="unplaced-label" x="{}" y="{}">{}</text>"#,
+                num(MARGIN + 10.0),
+                num(y),
+                escape(text)
+            );
+        }
+        y += ROW;
+    }
+    let height = y - ROW + MARGIN;
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}" font-size="10"><title>{t}</title>"#,
+        w = num(width),
+        h = num(height),
+        t = escape(title)
+    );
+    svg.push_str(&body);
     svg.push_str("</svg>");
     svg
 }
@@ -137,7 +191,8 @@ fn status(state: &SkirmishState) -> String {
     }
 }
 
-fn terrain(svg: &mut String, frame: &Frame, feature: &TerrainFeature) {
+/// Draw `feature`; returns the box its name is placed around (its shape, or its first point).
+fn terrain(svg: &mut String, frame: &Frame, feature: &TerrainFeature) -> Rect {
     let (fill, class) = match feature.kind {
         TerrainKind::Water => ("#7fb3e6", "water"),
         TerrainKind::Road => ("#c8b68e", "road"),
@@ -154,7 +209,7 @@ fn terrain(svg: &mut String, frame: &Frame, feature: &TerrainFeature) {
                 num((max.x - min.x) * PX),
                 num((max.y - min.y) * PX)
             );
-            Point::new(min.x, max.y)
+            Rect::new(frame.x(min.x), frame.y(max.y), (max.x - min.x) * PX, (max.y - min.y) * PX)
         }
         Shape::Circle { centre, radius } => {
             let _ = write!(
@@ -164,7 +219,8 @@ fn terrain(svg: &mut String, frame: &Frame, feature: &TerrainFeature) {
                 num(frame.y(centre.y)),
                 num(radius * PX)
             );
-            *centre
+            let r = radius * PX;
+            Rect::new(frame.x(centre.x) - r, frame.y(centre.y) - r, 2.0 * r, 2.0 * r)
         }
         Shape::Band { points, width } => {
             let line: Vec<String> = points.iter().map(|p| frame.point(*p)).collect();
@@ -174,19 +230,16 @@ fn terrain(svg: &mut String, frame: &Frame, feature: &TerrainFeature) {
                 line.join(" "),
                 num(width * PX)
             );
-            points.first().copied().unwrap_or(Point::new(0.0, 0.0))
+            let first = points.first().copied().unwrap_or(Point::new(0.0, 0.0));
+            Rect::new(frame.x(first.x), frame.y(first.y), 0.0, 0.0)
         }
     };
-    let _ = write!(
-        svg,
-        r##"<text x="{}" y="{}" fill="#333" font-size="9">{}</text></g>"##,
-        num(frame.x(anchor.x) + 2.0),
-        num(frame.y(anchor.y) + 10.0),
-        escape(&feature.name)
-    );
+    svg.push_str("</g>");
+    anchor
 }
 
-fn mini_svg(svg: &mut String, frame: &Frame, state: &SkirmishState, mini: &MiniState, acting: bool) {
+/// Draw `mini`'s disc and facing tick; returns the box its label must keep off (ring included).
+fn mini_svg(svg: &mut String, frame: &Frame, state: &SkirmishState, mini: &MiniState, acting: bool) -> Rect {
     let index = state.participants.iter().position(|p| p.name == mini.spec.participant).unwrap_or(0);
     let colour = COLOURS[index % COLOURS.len()];
     let radius = match mini.spec.profile.size {
@@ -221,7 +274,8 @@ fn mini_svg(svg: &mut String, frame: &Frame, state: &SkirmishState, mini: &MiniS
     }
     let _ = write!(
         svg,
-        r##"<circle cx="{}" cy="{}" r="{}" fill="{colour}" stroke="#222"/><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#222" stroke-width="2"/><text x="{}" y="{}" font-size="9">{} {}/{}</text></g>"##,
+        r##"<circle class="disc" data-mini="{}" cx="{}" cy="{}" r="{}" fill="{colour}" stroke="#222"/><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#222" stroke-width="2"/></g>"##,
+        escape(mini.id()),
         num(cx),
         num(cy),
         num(radius),
@@ -229,10 +283,8 @@ fn mini_svg(svg: &mut String, frame: &Frame, state: &SkirmishState, mini: &MiniS
         num(cy),
         num(frame.x(tip.x)),
         num(frame.y(tip.y)),
-        num(cx + radius + 2.0),
-        num(cy - radius - 2.0),
-        escape(mini.id()),
-        mini.life,
-        mini.spec.profile.life
     );
+    // The disc, its facing tick (0.35″ past the edge) and the acting ring all stay visible.
+    let reach = radius + 0.35 * PX + 1.0;
+    Rect::new(cx - reach, cy - reach, 2.0 * reach, 2.0 * reach)
 }

@@ -3,9 +3,12 @@
 //! before it and of the marks it must not hide (bases, markers), or not placed at all — the
 //! caller then lists it elsewhere (a legend) rather than draw it over another.
 //!
-//! A box is only a promise if the text keeps to it: the width is estimated per character and
-//! then imposed on the drawing with `textLength` (`lengthAdjust="spacingAndGlyphs"`), so the
-//! text fills exactly the box the placer reserved, whatever font the reader's browser has.
+//! A box is only a promise if the text keeps to it: the width is measured with the metrics of
+//! the font the pictures name ([`FONT_FAMILY`], DejaVu Sans, embedded from the `dejavu` crate
+//! and read with `ttf-parser`), so a reader who has that font sees each label at its natural
+//! width, neither stretched nor squeezed; the width is also written as `textLength`
+//! (`lengthAdjust="spacingAndGlyphs"`) so that a reader whose browser falls back to another
+//! font still gets the text inside the box the placer reserved.
 
 use std::fmt::Write;
 
@@ -77,31 +80,95 @@ pub const LINE_EMS: f64 = 1.3;
 /// Where the baseline sits below the box's top, in ems.
 const BASELINE_EMS: f64 = 1.0;
 
-/// The width `text` is given at `font_size`: 0.6 em a character (about the average of a
-/// sans-serif's letters), 1 em for wide characters (CJK, emoji), nothing for combining marks.
+/// The font family every picture names: DejaVu Sans, whose metrics [`text_width`] reads, then
+/// Bitstream Vera Sans (the same Latin metrics), then whatever sans-serif the reader has (the
+/// `textLength` of each label keeps even that one inside its box).
+pub const FONT_FAMILY: &str = "DejaVu Sans, Bitstream Vera Sans, sans-serif";
+
+/// The weight a label is drawn in: each has its own font file, and so its own widths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weight {
+    /// `font-weight="normal"`.
+    Regular,
+    /// `font-weight="bold"`.
+    Bold,
+}
+
+/// The font files' advance widths, parsed once from the bytes the `dejavu` crate embeds (no
+/// file is read at run time).
+fn face(weight: Weight) -> Option<&'static ttf_parser::Face<'static>> {
+    static REGULAR: std::sync::OnceLock<Option<ttf_parser::Face<'static>>> = std::sync::OnceLock::new();
+    static BOLD: std::sync::OnceLock<Option<ttf_parser::Face<'static>>> = std::sync::OnceLock::new();
+    let (cell, bytes): (_, fn() -> &'static [u8]) = match weight {
+        Weight::Regular => (&REGULAR, dejavu::sans::regular),
+        Weight::Bold => (&BOLD, dejavu::sans::bold),
+    };
+    cell.get_or_init(|| ttf_parser::Face::parse(bytes(), 0).ok()).as_ref()
+}
+
+/// The width in ems of a character the font has no glyph for (the reader's browser takes it
+/// from another font): 1 em for wide characters (CJK, emoji), nothing for combining marks and
+/// invisible joiners, 0.6 em for anything else.
+fn fallback_ems(c: char) -> f64 {
+    match u32::from(c) {
+        0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F => 0.0,
+        0x1100..=0x115F
+        | 0x2E80..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1FAFF
+        | 0x20000..=0x3FFFD => 1.0,
+        _ => 0.6,
+    }
+}
+
+/// The width `text` takes at `font_size` in DejaVu Sans (regular): each glyph's advance from the
+/// font's `hmtx` table, with the font's pair kerning, as a browser lays it out; a character
+/// the font lacks is estimated ([`fallback_ems`]).
 pub fn text_width(text: &str, font_size: f64) -> f64 {
-    let ems: f64 = text
-        .chars()
-        .map(|c| match u32::from(c) {
-            0x0300..=0x036F | 0x200B..=0x200F | 0xFE00..=0xFE0F => 0.0,
-            0x1100..=0x115F
-            | 0x2E80..=0xA4CF
-            | 0xAC00..=0xD7A3
-            | 0xF900..=0xFAFF
-            | 0xFE30..=0xFE4F
-            | 0xFF00..=0xFF60
-            | 0xFFE0..=0xFFE6
-            | 0x1F300..=0x1FAFF
-            | 0x20000..=0x3FFFD => 1.0,
-            _ => 0.6,
-        })
-        .sum();
-    ems * font_size
+    text_width_in(text, font_size, Weight::Regular)
+}
+
+/// Like [`text_width`], in the given weight.
+pub fn text_width_in(text: &str, font_size: f64, weight: Weight) -> f64 {
+    let Some(face) = face(weight) else {
+        return text.chars().map(fallback_ems).sum::<f64>() * font_size;
+    };
+    let per_em = f64::from(face.units_per_em().max(1));
+    let kern = face.tables().kern;
+    let mut units = 0.0;
+    let mut previous = None;
+    for c in text.chars() {
+        let Some(glyph) = face.glyph_index(c) else {
+            units += fallback_ems(c) * per_em;
+            previous = None;
+            continue;
+        };
+        units += f64::from(face.glyph_hor_advance(glyph).unwrap_or(0));
+        if let (Some(left), Some(kern)) = (previous, kern) {
+            let pair = kern
+                .subtables
+                .into_iter()
+                .filter(|table| table.horizontal && !table.variable)
+                .find_map(|table| table.glyphs_kerning(left, glyph));
+            units += f64::from(pair.unwrap_or(0));
+        }
+        previous = Some(glyph);
+    }
+    units / per_em * font_size
 }
 
 /// `text` cut to at most `width` at `font_size`, with an ellipsis when cut.
 pub fn fit(text: &str, font_size: f64, width: f64) -> String {
-    if text_width(text, font_size) <= width {
+    fit_in(text, font_size, width, Weight::Regular)
+}
+
+/// Like [`fit`], in the given weight.
+pub fn fit_in(text: &str, font_size: f64, width: f64, weight: Weight) -> String {
+    if text_width_in(text, font_size, weight) <= width {
         return text.to_string();
     }
     let mut out = String::new();
@@ -109,7 +176,7 @@ pub fn fit(text: &str, font_size: f64, width: f64) -> String {
         let mut candidate = out.clone();
         candidate.push(c);
         candidate.push('…');
-        if text_width(&candidate, font_size) > width {
+        if text_width_in(&candidate, font_size, weight) > width {
             break;
         }
         out.push(c);
@@ -162,6 +229,17 @@ impl Placer {
 }
 
 impl Placer {
+    /// Take exactly `rect` if it is free (a line of a list, which must stay in its row and
+    /// column); `None` when it would overlap another label or a blocked box, or leave the bounds.
+    pub fn place_at(&mut self, rect: Rect) -> Option<Rect> {
+        let rect = rect.rounded();
+        if self.free(&rect) {
+            self.take(rect)
+        } else {
+            None
+        }
+    }
+
     /// Like [`Placer::place`], but centred on the anchor first (a name inside the terrain
     /// feature it names).
     pub fn place_centred(&mut self, anchor: Rect, width: f64, height: f64, reach: f64) -> Option<Rect> {
@@ -297,5 +375,18 @@ mod tests {
         let cut = fit("The Very Long Name Of An Army", 10.0, 60.0);
         assert!(cut.ends_with('…') && text_width(&cut, 10.0) <= 60.0, "{cut}");
         assert_eq!(text_width("東京", 10.0), 20.0);
+    }
+
+    #[test]
+    fn widths_are_the_fonts_own() {
+        assert!(face(Weight::Regular).is_some() && face(Weight::Bold).is_some());
+        // DejaVu Sans: "I" advances 604 units of 2048, "W" 2025, "m" 1995.
+        assert!((text_width("I", 2048.0) - 604.0).abs() < 1e-9, "{}", text_width("I", 2048.0));
+        assert!((text_width("W", 2048.0) - 2025.0).abs() < 1e-9, "{}", text_width("W", 2048.0));
+        assert!(text_width("Iiii", 10.0) < text_width("WWWW", 10.0) / 2.0);
+        // Bold letters are wider than regular ones.
+        assert!(text_width_in("Sai Rei", 10.0, Weight::Bold) > text_width("Sai Rei", 10.0));
+        // Pair kerning is applied as a browser applies it: "AV" is narrower than "A" + "V".
+        assert!(text_width("AV", 10.0) < text_width("A", 10.0) + text_width("V", 10.0));
     }
 }

@@ -1,7 +1,9 @@
 //! The zones as SVG (`GET /v1/battles/{id}/zones.svg`): one tile per zone with its terrain and
 //! cover, border cover drawn along the shared edge, and every figure listed in its zone by melee
 //! group, coloured by side, with its dice, ranks left and status; the figure's full state on
-//! hover (an SVG `<title>`).
+//! hover (an SVG `<title>`). Every line goes through the shared placer ([`crate::svg::labels`]):
+//! it is cut to its tile's width and stays inside its tile; the lines a tile cannot hold are
+//! listed under the grid.
 
 use std::fmt::Write;
 
@@ -10,7 +12,10 @@ use super::{
     view::{groups_in, status, Status},
     zones::{CoverLevel, ZoneSpec},
 };
-use crate::svg::escape;
+use crate::svg::{
+    escape,
+    labels::{self, fit_in, text_width_in, Placer, Rect, Weight, FONT_FAMILY},
+};
 
 /// Pixels per tile side.
 const TILE: f64 = 220.0;
@@ -18,8 +23,10 @@ const TILE: f64 = 220.0;
 const MARGIN: f64 = 16.0;
 /// Room above the grid for the caption.
 const TOP: f64 = 44.0;
-/// Height of one text line.
-const LINE: f64 = 13.0;
+/// From one text line to the next: a label's box and the placer's spacing.
+const LINE: f64 = labels::LINE_EMS * FONT + 1.0;
+/// Font size of the lines.
+const FONT: f64 = 10.0;
 
 /// Side colours, in order (repeated past eight sides).
 const SIDE_COLOURS: [&str; 8] =
@@ -80,71 +87,89 @@ fn figure_line(state: &SwiftSwordsState, figure: &Figure) -> String {
     )
 }
 
+/// A tile's lines, placed one under the other inside it while they fit.
+struct Lines<'a> {
+    placer: &'a mut Placer,
+    labels: &'a mut String,
+    unplaced: &'a mut Vec<String>,
+    tile: Rect,
+    zone: &'a str,
+    top: f64,
+}
+
+impl Lines<'_> {
+    /// Place `text` at `indent` from the tile's left edge, with `inner` markup (a `<title>`) and
+    /// `attributes`, cut to the tile's width (the whole text then on hover).
+    fn line(&mut self, indent: f64, text: &str, weight: Weight, inner: &str, attributes: &str) {
+        let width = self.tile.width - indent - 6.0;
+        let fitted = fit_in(text, FONT, width, weight);
+        let rect =
+            Rect::new(self.tile.x + indent, self.top, text_width_in(&fitted, FONT, weight), labels::LINE_EMS * FONT);
+        self.top += LINE;
+        let inside = rect.bottom() <= self.tile.bottom() - 2.0;
+        match if inside { self.placer.place_at(rect) } else { None } {
+            Some(rect) => {
+                let inner =
+                    if fitted == text { inner.to_string() } else { format!("<title>{}</title>{inner}", escape(text)) };
+                labels::text_with(self.labels, rect, FONT, &fitted, &inner, attributes);
+            }
+            None => self.unplaced.push(format!("{}: {text}", self.zone)),
+        }
+    }
+}
+
 /// Render the zones of `state`, captioned with `title`.
 pub fn zones_svg(state: &SwiftSwordsState, title: &str) -> String {
     let columns = state.map.zones.iter().map(|zone| zone.column).max().map_or(1.0, |max| f64::from(max) + 1.0);
     let rows = state.map.zones.iter().map(|zone| zone.row).max().map_or(1.0, |max| f64::from(max) + 1.0);
     let width = (MARGIN * 2.0 + columns * TILE).max(480.0);
-    let height = TOP + rows * TILE + MARGIN;
-    let mut svg = String::new();
-    let _ = write!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10"><title>{}</title>"#,
-        escape(title)
-    );
+    let mut body = String::new();
     let caption = format!("round {} · {:?}", state.round, state.phase).to_lowercase();
     let _ = write!(
-        svg,
+        body,
         r#"<text class="caption" x="{MARGIN}" y="18" font-size="12" font-weight="bold">{}</text><text class="round" x="{MARGIN}" y="34" font-size="11">{}</text>"#,
         escape(title),
         escape(&caption)
     );
+    let mut placer = Placer::new(Rect::new(MARGIN, TOP, columns * TILE, rows * TILE));
+    let mut labels = String::new();
+    let mut unplaced = Vec::new();
     for zone in &state.map.zones {
         let (x, y) = origin(zone);
         let _ = write!(
-            svg,
-            r##"<g class="zone" id="zone-{id}"><rect x="{x}" y="{y}" width="{TILE}" height="{TILE}" fill="#f4f1e8" stroke="#999"/><text x="{tx}" y="{ty}" font-weight="bold">{id}</text><text x="{tx}" y="{ty2}" fill="#555">{terrain}</text>"##,
+            body,
+            r##"<g class="zone" id="zone-{id}"><rect x="{x}" y="{y}" width="{TILE}" height="{TILE}" fill="#f4f1e8" stroke="#999"/></g>"##,
             id = escape(&zone.id),
-            tx = x + 6.0,
-            ty = y + 14.0,
-            ty2 = y + 27.0,
-            terrain = escape(&zone.terrain)
         );
-        let mut line = y + 27.0 + LINE;
+        let mut lines = Lines {
+            placer: &mut placer,
+            labels: &mut labels,
+            unplaced: &mut unplaced,
+            tile: Rect::new(x, y, TILE, TILE),
+            zone: &zone.id,
+            top: y + 4.0,
+        };
+        lines.line(6.0, &zone.id, Weight::Bold, "", r#" class="zone-name" font-weight="bold""#);
+        lines.line(6.0, &zone.terrain, Weight::Regular, "", r##" class="terrain" fill="#555""##);
         for area in state.map.cover.iter().filter(|area| area.zone == zone.id) {
-            let _ = write!(
-                svg,
-                r##"<text x="{}" y="{line}" fill="#2e7d32">cover {}: {:?} {:?}</text>"##,
-                x + 6.0,
-                escape(&area.id),
-                area.shape,
-                area.cover
-            );
-            line += LINE;
+            let text = format!("cover {}: {:?} {:?}", area.id, area.shape, area.cover);
+            lines.line(6.0, &text, Weight::Regular, "", r##" class="cover" fill="#2e7d32""##);
         }
         for group in groups_in(state, &zone.id) {
             let label = if group.in_contact { "melee" } else { "together" };
-            let _ = write!(
-                svg,
-                r##"<text x="{}" y="{line}" fill="#333" font-style="italic">{} ({label})</text>"##,
-                x + 6.0,
-                escape(&group.id)
-            );
-            line += LINE;
+            let text = format!("{} ({label})", group.id);
+            lines.line(6.0, &text, Weight::Regular, "", r##" class="group" fill="#333" font-style="italic""##);
             for member in &group.members {
                 if let Some(figure) = state.figure(member) {
-                    figure_text(&mut svg, state, figure, x + 14.0, line);
-                    line += LINE;
+                    figure_text(&mut lines, state, figure, 14.0);
                 }
             }
         }
         for figure in state.figures.values().filter(|figure| figure.zone == zone.id && figure.group.is_none()) {
-            figure_text(&mut svg, state, figure, x + 6.0, line);
-            line += LINE;
+            figure_text(&mut lines, state, figure, 6.0);
         }
-        svg.push_str("</g>");
     }
-    svg.push_str(r#"<g class="borders">"#);
+    body.push_str(r#"<g class="borders">"#);
     for border in &state.map.borders {
         let (Some(a), Some(b)) = (state.map.zone(&border.a), state.map.zone(&border.b)) else { continue };
         let ((ax, ay), (bx, by)) = (origin(a), origin(b));
@@ -160,19 +185,46 @@ pub fn zones_svg(state: &SwiftSwordsState, title: &str) -> String {
         };
         let (stroke, wide) = cover_stroke(border.cover);
         let _ = write!(
-            svg,
+            body,
             r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{stroke}" stroke-width="{wide}"><title>{} ({:?})</title></line>"#,
             escape(&border.name),
             border.cover
         );
     }
-    svg.push_str("</g></svg>");
+    let _ = write!(body, r#"</g><g class="labels">{labels}</g>"#);
+    let mut bottom = TOP + rows * TILE + MARGIN;
+    if !unplaced.is_empty() {
+        let _ = write!(
+            body,
+            r#"<text class="legend" x="{MARGIN}" y="{}" font-weight="bold">No room in the zone for:</text>"#,
+            bottom
+        );
+        for text in &unplaced {
+            bottom += LINE;
+            let _ = write!(
+                body,
+                r#"<text class="unplaced-label" x="{}" y="{bottom}">{}</text>"#,
+                MARGIN + 10.0,
+                escape(text)
+            );
+        }
+        bottom += MARGIN;
+    }
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{bottom}" viewBox="0 0 {width} {bottom}" font-family="{FONT_FAMILY}" font-size="10"><title>{}</title>"#,
+        escape(title)
+    );
+    svg.push_str(&body);
+    svg.push_str("</svg>");
     svg
 }
 
-fn figure_text(svg: &mut String, state: &SwiftSwordsState, figure: &Figure, x: f64, y: f64) {
+fn figure_text(lines: &mut Lines<'_>, state: &SwiftSwordsState, figure: &Figure, indent: f64) {
     let fill = colour(state, &figure.spec.side);
-    let weight = if figure.active() { "normal" } else { "lighter" };
+    // An inactive figure is drawn faint (not in a lighter weight: its width would be another font's).
+    let faint = if figure.active() { "" } else { r#" opacity="0.55""# };
     let detail = format!(
         "{} of {}; pools dodge {} block {}; exposures {}; injuries {}",
         figure.spec.display_name(),
@@ -182,10 +234,7 @@ fn figure_text(svg: &mut String, state: &SwiftSwordsState, figure: &Figure, x: f
         figure.exposures,
         figure.injuries.len()
     );
-    let _ = write!(
-        svg,
-        r#"<text class="figure" x="{x}" y="{y}" fill="{fill}" font-weight="{weight}">{}<title>{}</title></text>"#,
-        escape(&figure_line(state, figure)),
-        escape(&detail)
-    );
+    let text = figure_line(state, figure);
+    let inner = format!("<title>{}</title>", escape(&detail));
+    lines.line(indent, &text, Weight::Regular, &inner, &format!(r#" class="figure" fill="{fill}"{faint}"#));
 }

@@ -23,7 +23,7 @@ use crate::warmachine::{
 
 use crate::svg::{
     escape,
-    labels::{self, fit, text_width, Placer, Rect},
+    labels::{self, fit, text_width, Placer, Rect, FONT_FAMILY},
 };
 
 /// Font size of model labels.
@@ -118,7 +118,7 @@ pub fn table_svg(state: &WarmachineState, title: &str) -> String {
     let mut svg = String::new();
     let _ = write!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="10"><title>{title}</title>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}" font-size="10"><title>{title}</title>"#,
         w = num(width),
         h = num(height),
         title = escape(title)

@@ -2,7 +2,9 @@
 //! borders as lines drawn by what stands on them (dashed for cover, thick for a barrier, dotted
 //! red when it cannot be crossed, with its length when more than one zone), and in each zone
 //! the characters the reader may see with their health and state, the features, hazards and
-//! items. Concealed characters are left out for readers on the other side.
+//! items. Concealed characters are left out for readers on the other side. Every label goes
+//! through the shared placer ([`crate::svg::labels`]): a zone's lines stay inside its circle and
+//! off every other label; what finds no room is listed under the map.
 
 use std::{f64::consts::PI, fmt::Write};
 
@@ -11,7 +13,13 @@ use super::{
     redact::sees_position,
     state::{character::CharacterState, Phase, ZoneRpgState},
 };
-use crate::{svg::escape, viewer::Viewer};
+use crate::{
+    svg::{
+        escape,
+        labels::{self, fit, fit_in, text_width, text_width_in, Placer, Rect, Weight, FONT_FAMILY},
+    },
+    viewer::Viewer,
+};
 
 /// Width of the drawing.
 const WIDTH: f64 = 960.0;
@@ -25,6 +33,12 @@ const MARGIN: f64 = 110.0;
 const RADIUS: f64 = 78.0;
 /// Height of one text line.
 const LINE: f64 = 12.0;
+/// Font size of the lines in a zone.
+const FONT: f64 = 10.0;
+/// Font size of a zone's name.
+const NAME_FONT: f64 = 11.0;
+/// From one line in a zone to the next: a label's box and the placer's spacing.
+const STEP: f64 = labels::LINE_EMS * FONT + 1.0;
 /// Faction colours, in the order the factions are listed.
 const COLOURS: [&str; 8] = ["#1f5fbf", "#c0392b", "#2e8b3d", "#8e44ad", "#d35400", "#16a085", "#b7950b", "#6d4c41"];
 
@@ -86,18 +100,18 @@ fn label(character: &CharacterState) -> String {
 /// Render the fight as `viewer` may see it, captioned with `title`.
 pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
     let centres = centres(state);
-    let legend = state.factions.len() + 2;
-    let height = TOP + MAP_HEIGHT + LINE * 1.5 * legend as f64 + 10.0;
-    let mut svg = String::new();
+    let mut body = String::new();
     let _ = write!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="10"><title>{t}</title><text class="caption" x="12" y="18" font-size="13" font-weight="bold">{t}</text><text class="round" x="12" y="33" font-size="11">{r}</text>"#,
-        w = num(WIDTH),
-        h = num(height),
+        body,
+        r#"<text class="caption" x="12" y="18" font-size="13" font-weight="bold">{t}</text><text class="round" x="12" y="33" font-size="11">{r}</text>"#,
         t = escape(title),
         r = escape(&caption(state)),
     );
-    svg.push_str(r#"<g class="borders">"#);
+    let mut placer = Placer::new(Rect::new(0.0, TOP, WIDTH, MAP_HEIGHT));
+    let mut labels = String::new();
+    let mut unplaced = Vec::new();
+    body.push_str(r#"<g class="borders">"#);
+    let mut lengths = Vec::new();
     for border in &state.map.borders {
         let (Some(a), Some(b)) = (index(state, &border.a), index(state, &border.b)) else { continue };
         let ((x1, y1), (x2, y2)) = (centres[a], centres[b]);
@@ -108,7 +122,7 @@ pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
             (true, Protection::Barrier) => r##"stroke="#2c3e50" stroke-width="6""##,
         };
         let _ = write!(
-            svg,
+            body,
             r#"<line x1="{}" y1="{}" x2="{}" y2="{}" {style}><title>{} – {}: {:?}{}</title></line>"#,
             num(x1),
             num(y1),
@@ -120,30 +134,31 @@ pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
             if border.passable { "" } else { ", cannot be crossed" },
         );
         if border.length > 1 {
-            let _ = write!(
-                svg,
-                r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
-                num((x1 + x2) / 2.0),
-                num((y1 + y2) / 2.0 - 4.0),
-                border.length
-            );
+            lengths.push((border, Rect::new((x1 + x2) / 2.0, (y1 + y2) / 2.0, 0.0, 0.0)));
         }
     }
-    svg.push_str("</g><g class=\"zones\">");
+    body.push_str("</g><g class=\"zones\">");
     for (zone, (x, y)) in state.map.zones.iter().zip(&centres) {
         let (fill, ink) = match zone.light {
             Light::Lit => ("#f7f3e3", "#222"),
             Light::Dark => ("#34344a", "#f0f0f0"),
         };
         let _ = write!(
-            svg,
-            r##"<g class="zone"><circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}" stroke="#555" stroke-width="1.5"/><text x="{cx}" y="{ty}" text-anchor="middle" font-weight="bold" font-size="11" fill="{ink}">{name}</text>"##,
+            body,
+            r##"<g class="zone"><circle cx="{cx}" cy="{cy}" r="{r}" fill="{fill}" stroke="#555" stroke-width="1.5"/></g>"##,
             cx = num(*x),
             cy = num(*y),
             r = num(RADIUS),
-            ty = num(y - RADIUS + 16.0),
-            name = escape(&zone.name),
         );
+        // The zone's name on top, then its lines, each centred, as many as the circle holds.
+        let name = fit_in(&zone.name, NAME_FONT, 2.0 * RADIUS - 40.0, Weight::Bold);
+        let width = text_width_in(&name, NAME_FONT, Weight::Bold);
+        let top = y - RADIUS + 16.0 - NAME_FONT;
+        let attributes = format!(r#" class="zone-name" font-weight="bold" fill="{ink}""#);
+        match placer.place_at(Rect::new(x - width / 2.0, top, width, labels::LINE_EMS * NAME_FONT)) {
+            Some(rect) => labels::text(&mut labels, rect, NAME_FONT, &name, &attributes),
+            None => unplaced.push(zone.name.clone()),
+        }
         let mut lines: Vec<(String, &str)> = Vec::new();
         for feature in &zone.features {
             lines.push((format!("{:?}: {}", feature.protection, feature.name).to_lowercase(), ink));
@@ -163,19 +178,53 @@ pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
                 lines.push((label(character), colour(state, character.faction())));
             }
         }
-        for (row, (text, fill)) in lines.iter().enumerate() {
-            let _ = write!(
-                svg,
-                r#"<text x="{}" y="{}" text-anchor="middle" fill="{fill}">{}</text>"#,
-                num(*x),
-                num(y - RADIUS + 32.0 + LINE * row as f64),
-                escape(text),
-            );
+        let mut top = y - RADIUS + 32.0 - FONT;
+        for (text, fill) in &lines {
+            // The chord of the circle at this line's widest point bounds its width.
+            let bottom = top + labels::LINE_EMS * FONT;
+            let off = (top - y).abs().max((bottom - y).abs());
+            let chord = 2.0 * (RADIUS * RADIUS - off * off).max(0.0).sqrt() - 8.0;
+            let fitted = fit(text, FONT, chord.max(0.0));
+            let width = text_width(&fitted, FONT);
+            let rect = Rect::new(x - width / 2.0, top, width, labels::LINE_EMS * FONT);
+            let placed = if bottom <= y + RADIUS - 4.0 && chord > 24.0 { placer.place_at(rect) } else { None };
+            let whole = if fitted == *text { String::new() } else { format!("<title>{}</title>", escape(text)) };
+            match placed {
+                Some(rect) => {
+                    labels::text_with(
+                        &mut labels,
+                        rect,
+                        FONT,
+                        &fitted,
+                        &whole,
+                        &format!(r#" class="zone-line" fill="{fill}""#),
+                    );
+                }
+                None => unplaced.push(format!("{}: {text}", zone.name)),
+            }
+            top += STEP;
         }
-        svg.push_str("</g>");
     }
-    svg.push_str("</g>");
-    legend_svg(&mut svg, state, viewer);
+    body.push_str("</g>");
+    for (border, anchor) in lengths {
+        let text = border.length.to_string();
+        match placer.place_centred(anchor, text_width(&text, FONT), labels::LINE_EMS * FONT, RADIUS) {
+            Some(rect) => labels::text(&mut labels, rect, FONT, &text, r#" class="border-length""#),
+            None => unplaced.push(format!("{} – {}: length {}", border.a, border.b, border.length)),
+        }
+    }
+    let _ = write!(body, r#"<g class="labels">{labels}</g>"#);
+    let bottom = legend_svg(&mut body, state, viewer, &unplaced);
+    let height = bottom + 10.0;
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}" font-size="10"><title>{t}</title>"#,
+        w = num(WIDTH),
+        h = num(height),
+        t = escape(title),
+    );
+    svg.push_str(&body);
     svg.push_str("</svg>");
     svg
 }
@@ -199,7 +248,8 @@ fn caption(state: &ZoneRpgState) -> String {
     }
 }
 
-fn legend_svg(svg: &mut String, state: &ZoneRpgState, viewer: &Viewer) {
+/// The factions, who left, and the labels that found no room on the map; returns the bottom.
+fn legend_svg(svg: &mut String, state: &ZoneRpgState, viewer: &Viewer, unplaced: &[String]) -> f64 {
     let mut y = TOP + MAP_HEIGHT + LINE;
     for faction in &state.factions {
         let _ = write!(
@@ -224,5 +274,18 @@ fn legend_svg(svg: &mut String, state: &ZoneRpgState, viewer: &Viewer) {
             num(y),
             escape(&gone.join(", "))
         );
+        y += LINE * 1.5;
     }
+    if !unplaced.is_empty() {
+        let _ = write!(
+            svg,
+            r#"<text class="legend" x="12" y="{}" font-weight="bold">No room on the map for:</text>"#,
+            num(y)
+        );
+        for text in unplaced {
+            y += LINE * 1.5;
+            let _ = write!(svg, r#"<text class="unplaced-label" x="22" y="{}">{}</text>"#, num(y), escape(text));
+        }
+    }
+    y
 }

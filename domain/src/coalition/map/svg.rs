@@ -17,7 +17,7 @@ use crate::coalition::{
 
 use crate::svg::{
     escape,
-    labels::{self, fit, num, text_width, Placer, Rect},
+    labels::{self, fit, fit_in, num, text_width, text_width_in, Placer, Rect, Weight, FONT_FAMILY},
 };
 
 /// Pixels per square.
@@ -127,9 +127,11 @@ pub fn army_label(army: &ArmyMarker) -> String {
 }
 
 /// A label that fits `width`, as a text element at `x`, `y` (top) — the legend's and axes' text.
+/// Bold when `attributes` say so, so the width is measured in the weight drawn.
 fn line(svg: &mut String, x: f64, y: f64, width: f64, font_size: f64, text: &str, attributes: &str) -> Rect {
-    let text = fit(text, font_size, width);
-    let rect = Rect::new(x, y, text_width(&text, font_size), labels::LINE_EMS * font_size);
+    let weight = if attributes.contains(r#"font-weight="bold""#) { Weight::Bold } else { Weight::Regular };
+    let text = fit_in(text, font_size, width, weight);
+    let rect = Rect::new(x, y, text_width_in(&text, font_size, weight), labels::LINE_EMS * font_size);
     labels::text(svg, rect, font_size, &text, attributes);
     rect
 }
@@ -231,13 +233,13 @@ pub fn render(title: &str, map: &Map, armies: &[ArmyMarker]) -> String {
     let height = labels::LINE_EMS * LABEL_FONT;
     let mut unlabelled_armies = Vec::new();
     for (army, marker) in &markers {
-        let text = fit(&army_label(army), LABEL_FONT, bounds.width);
+        let text = fit_in(&army_label(army), LABEL_FONT, bounds.width, Weight::Bold);
         let attributes = format!(
             r##" class="label army-label" data-army="{}" fill="{}" stroke="#fff" stroke-width="2.5" paint-order="stroke" font-weight="bold""##,
             escape(&army.name),
             team_color(army.team)
         );
-        match placer.place(*marker, text_width(&text, LABEL_FONT), height, REACH) {
+        match placer.place(*marker, text_width_in(&text, LABEL_FONT, Weight::Bold), height, REACH) {
             Some(rect) => {
                 leader(&mut body, *marker, rect);
                 labels::text(&mut body, rect, LABEL_FONT, &text, &attributes);
@@ -267,7 +269,7 @@ pub fn render(title: &str, map: &Map, armies: &[ArmyMarker]) -> String {
     let mut svg = String::new();
     let _ = write!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 {width} {h}" font-family="sans-serif" font-size="10"><title>{}</title>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 {width} {h}" font-family="{FONT_FAMILY}" font-size="10"><title>{}</title>"#,
         escape(title),
         h = num(height)
     );
