@@ -25,7 +25,20 @@ pub struct LiveReaders {
 #[derive(Debug, Default)]
 struct Open {
     total: usize,
-    per_client: HashMap<String, usize>,
+    /// Each client's open readers: a permit's number and its connection, when known.
+    per_client: HashMap<String, Vec<(u64, Option<Connection>)>>,
+    next: u64,
+}
+
+impl Open {
+    /// Return the places of `client`'s readers whose clients went away (their streams end on
+    /// their own soon, and their permits then find their place returned already).
+    fn reclaim_closed(&mut self, client: &str) {
+        let Some(readers) = self.per_client.get_mut(client) else { return };
+        let before = readers.len();
+        readers.retain(|(_, connection)| !connection.is_some_and(|connection| connection.closed()));
+        self.total = self.total.saturating_sub(before - readers.len());
+    }
 }
 
 /// One admitted reader; returns its place when dropped.
@@ -33,6 +46,7 @@ struct Open {
 pub struct LivePermit {
     readers: Arc<LiveReaders>,
     client: String,
+    number: u64,
 }
 
 impl LiveReaders {
@@ -43,10 +57,21 @@ impl LiveReaders {
 
     /// Admit one more reader for `client` (a token id, or [`ANONYMOUS`]), or say why not: 429
     /// when this client has its share open, 503 when the server has.
-    pub fn admit(self: &Arc<Self>, client: &str) -> Result<LivePermit, ApiError> {
+    /// `connection` is the reader's own, when known: a reader whose client has gone away does
+    /// not count against it.
+    pub fn admit(self: &Arc<Self>, client: &str, connection: Option<Connection>) -> Result<LivePermit, ApiError> {
         let mut open = self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let limit = if client == ANONYMOUS { self.max_anonymous } else { self.max_per_client };
-        let mine = open.per_client.get(client).copied().unwrap_or(0);
+        if open.per_client.get(client).map_or(0, Vec::len) >= limit {
+            open.reclaim_closed(client);
+        }
+        if open.total >= self.max_total {
+            let clients: Vec<String> = open.per_client.keys().cloned().collect();
+            for other in clients {
+                open.reclaim_closed(&other);
+            }
+        }
+        let mine = open.per_client.get(client).map_or(0, Vec::len);
         if mine >= limit {
             let who = if client == ANONYMOUS { "anonymous readers together" } else { "one token" };
             return Err(ApiError::TooManyRequests(format!(
@@ -60,8 +85,10 @@ impl LiveReaders {
             )));
         }
         open.total += 1;
-        *open.per_client.entry(client.to_string()).or_insert(0) += 1;
-        Ok(LivePermit { readers: self.clone(), client: client.to_string() })
+        open.next += 1;
+        let number = open.next;
+        open.per_client.entry(client.to_string()).or_default().push((number, connection));
+        Ok(LivePermit { readers: self.clone(), client: client.to_string(), number })
     }
 
     /// How many readers are open now.
@@ -73,17 +100,58 @@ impl LiveReaders {
 impl Drop for LivePermit {
     fn drop(&mut self) {
         let mut open = self.readers.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        open.total = open.total.saturating_sub(1);
-        if let Some(count) = open.per_client.get_mut(&self.client) {
-            *count -= 1;
-            if *count == 0 {
+        if let Some(readers) = open.per_client.get_mut(&self.client) {
+            let before = readers.len();
+            readers.retain(|(number, _)| *number != self.number);
+            let returned = before - readers.len();
+            if readers.is_empty() {
                 open.per_client.remove(&self.client);
             }
+            // Returned already if its client was seen gone (`Open::reclaim_closed`).
+            open.total = open.total.saturating_sub(returned);
         }
         if open.total == 0 {
             drop(open);
             return_freed_memory();
         }
+    }
+}
+
+/// The socket of a connection, kept in its extensions at connect (`HttpServer::on_connect`), so
+/// a live reader can tell that its client went away while it waits for events: actix notices a
+/// closed connection only when a write to it fails, which for a reader idle between keep-alives
+/// took up to two of them (30 s), holding the client's place although `Retry-After` said 1.
+#[derive(Debug, Clone, Copy)]
+pub struct Connection {
+    #[cfg(unix)]
+    fd: std::os::fd::RawFd,
+}
+
+/// `HttpServer::on_connect`: remember a plain TCP connection's socket.
+pub fn remember_connection(connection: &dyn std::any::Any, extensions: &mut actix_web::dev::Extensions) {
+    #[cfg(unix)]
+    if let Some(stream) = connection.downcast_ref::<actix_web::rt::net::TcpStream>() {
+        use std::os::fd::AsRawFd;
+        extensions.insert(Connection { fd: stream.as_raw_fd() });
+    }
+    #[cfg(not(unix))]
+    let _ = (connection, extensions);
+}
+
+impl Connection {
+    /// Whether the client closed its side (or the connection broke). Called only while the
+    /// request on this connection is being answered, so the socket is still the connection's.
+    #[allow(unsafe_code)]
+    pub fn closed(&self) -> bool {
+        #[cfg(target_os = "linux")]
+        {
+            let mut probe = libc::pollfd { fd: self.fd, events: libc::POLLRDHUP, revents: 0 };
+            // SAFETY: one pollfd on the stack, a zero timeout; poll reads nothing from the socket.
+            let ready = unsafe { libc::poll(&mut probe, 1, 0) };
+            ready > 0 && probe.revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+        }
+        #[cfg(not(target_os = "linux"))]
+        false
     }
 }
 
@@ -107,21 +175,21 @@ mod tests {
     #[test]
     fn a_client_gets_at_most_its_share_and_a_closed_reader_returns_its_place() {
         let readers = LiveReaders::new(10, 2, 3);
-        let first = readers.admit("token-a").expect("first");
-        let _second = readers.admit("token-a").expect("second");
-        assert!(matches!(readers.admit("token-a"), Err(ApiError::TooManyRequests(_))));
-        assert!(readers.admit("token-b").is_ok(), "another token has its own share");
+        let first = readers.admit("token-a", None).expect("first");
+        let _second = readers.admit("token-a", None).expect("second");
+        assert!(matches!(readers.admit("token-a", None), Err(ApiError::TooManyRequests(_))));
+        assert!(readers.admit("token-b", None).is_ok(), "another token has its own share");
         drop(first);
-        assert!(readers.admit("token-a").is_ok(), "a closed reader's place is free again");
+        assert!(readers.admit("token-a", None).is_ok(), "a closed reader's place is free again");
     }
 
     #[test]
     fn anonymous_readers_share_one_budget_and_the_server_has_a_total() {
         let readers = LiveReaders::new(4, 4, 3);
-        let anonymous: Vec<_> = (0..3).map(|_| readers.admit(ANONYMOUS).expect("anonymous")).collect();
-        assert!(matches!(readers.admit(ANONYMOUS), Err(ApiError::TooManyRequests(_))));
-        let _token = readers.admit("token-a").expect("the fourth place");
-        assert!(matches!(readers.admit("token-b"), Err(ApiError::Unavailable(_))), "the server is full");
+        let anonymous: Vec<_> = (0..3).map(|_| readers.admit(ANONYMOUS, None).expect("anonymous")).collect();
+        assert!(matches!(readers.admit(ANONYMOUS, None), Err(ApiError::TooManyRequests(_))));
+        let _token = readers.admit("token-a", None).expect("the fourth place");
+        assert!(matches!(readers.admit("token-b", None), Err(ApiError::Unavailable(_))), "the server is full");
         drop(anonymous);
         assert_eq!(readers.open(), 1);
     }

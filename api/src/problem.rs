@@ -41,7 +41,7 @@ pub struct Problem {
 
 /// One invalid field of a request body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"pointer": "/bonus", "detail": "invalid type: string \"six\", expected u8"}))]
+#[schema(example = json!({"pointer": "/bonus", "detail": "invalid type: string \"six\", expected an integer from 0 to 255"}))]
 pub struct FieldError {
     /// A JSON Pointer (RFC 6901) to the field in the request body (`""` for the body itself).
     pub pointer: String,
@@ -269,10 +269,21 @@ fn body_error(error: &serde_json::Error, pointer: &str, message: &str) -> ApiErr
     if error.is_syntax() || error.is_eof() || error.is_io() {
         return ApiError::Malformed(format!("invalid JSON body: {message}"));
     }
+    let (pointer, message) = herald_domain::in_api_words(pointer, message);
     let shown = if pointer.is_empty() { "the body".to_string() } else { format!("`{pointer}`") };
     ApiError::Invalid {
         detail: format!("invalid JSON body: {shown}: {message}"),
-        errors: vec![FieldError { pointer: pointer.to_string(), detail: message.to_string() }],
+        errors: vec![FieldError { pointer, detail: message }],
+    }
+}
+
+/// A field the request's schema does not name, at `pointer` (400, with the pointer in `errors`).
+pub fn unknown_field(what: &str, pointer: &str) -> ApiError {
+    let name = pointer.rsplit('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~");
+    let message = format!("unknown field `{name}`: no such field here (check its spelling)");
+    ApiError::Invalid {
+        detail: format!("{what}: `{pointer}`: {message}"),
+        errors: vec![FieldError { pointer: pointer.to_string(), detail: message }],
     }
 }
 
@@ -321,11 +332,21 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Json<T
         // The raw JSON value first (content type, size and syntax checked as for every body),
         // then the schema, with the path of the first field that does not fit.
         let raw = actix_web::web::Json::<Box<serde_json::value::RawValue>>::from_request(req, payload);
+        let (method, pattern) = (req.method().as_str().to_string(), req.match_pattern().unwrap_or_default());
         Box::pin(async move {
             let raw = raw.await?.into_inner();
             let mut deserializer = serde_json::Deserializer::from_str(raw.get());
             match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
-                Ok(value) => Ok(Json(value)),
+                Ok(value) => {
+                    // Every field at every depth must be one the route's schema names.
+                    let unknown = serde_json::from_str::<serde_json::Value>(raw.get())
+                        .ok()
+                        .and_then(|body| crate::openapi::unknown::in_request(&method, &pattern, &body));
+                    match unknown {
+                        Some(pointer) => Err(unknown_field("invalid JSON body", &pointer).into()),
+                        None => Ok(Json(value)),
+                    }
+                }
                 Err(error) => {
                     let pointer = pointer_of(error.path());
                     let inner = error.into_inner();
@@ -371,13 +392,29 @@ impl<T: serde::de::DeserializeOwned> actix_web::FromRequest for Query<T> {
 
     fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         let pairs = form_urlencoded::parse(req.query_string().as_bytes());
+        // Every integer parameter is an int64 in the document (versions, positions, pages): one
+        // past its maximum is refused as the document says, not read as a Rust u64.
+        if let Some((name, value)) =
+            pairs.clone().find(|(_, value)| value.parse::<u64>().is_ok_and(|number| number > i64::MAX as u64))
+        {
+            return std::future::ready(Err(ApiError::Malformed(format!(
+                "query parameter `{name}`: {value} is over the largest value it takes, {}",
+                i64::MAX
+            ))
+            .into()));
+        }
         let parsed = serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(pairs));
         std::future::ready(parsed.map(Query).map_err(|error| {
             let parameter = pointer_of(error.path());
             let detail = match parameter.strip_prefix('/') {
-                Some(name) => format!("query parameter `{name}`: {}", error.inner()),
+                Some(name) => format!(
+                    "query parameter `{name}`: {}",
+                    herald_domain::in_api_words(&parameter, &error.inner().to_string()).1
+                ),
                 // An unknown parameter: serde names it in the message.
-                None => format!("invalid query string: {}", error.inner()),
+                None => {
+                    format!("invalid query string: {}", herald_domain::in_api_words("", &error.inner().to_string()).1)
+                }
             };
             ApiError::Malformed(detail).into()
         }))

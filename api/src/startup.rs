@@ -186,6 +186,8 @@ impl Application {
                 .wrap(actix_web::middleware::Condition::new(!cors_origins.is_empty(), crate::http::cors(&cors_origins)))
                 .configure(crate::routes::configure)
         })
+        // A live reader's connection, so that its stream can see the client go away (`live.rs`).
+        .on_connect(crate::live::remember_connection)
         // Long-lived SSE connections would otherwise hold a graceful stop for actix's default 30 s.
         .shutdown_timeout(5)
         .listen(listener)?

@@ -27,5 +27,5 @@ pub mod zone_rpg;
 pub use actor::{Actor, Role};
 pub use decider::{event_type_of, CommittedKey, Context, Decider, DiceCursor, DiceKey, EventType};
 pub use error::RuleError;
-pub use ruleset::{AnyRuleset, AnyState, FieldMismatch, Ruleset, StreamKind};
+pub use ruleset::{in_api_words, AnyRuleset, AnyState, FieldMismatch, Ruleset, StreamKind};
 pub use viewer::Viewer;

@@ -463,8 +463,19 @@ impl Service {
     }
 
     /// The outcome of an earlier creation by `actor` under `idempotency_key`, if any: a retried
-    /// creation must answer with the stream it opened, not seal a seed for a new one.
-    pub fn replayed_creation(&self, actor: &Actor, idempotency_key: &str) -> Result<Option<CommandOutcome>, ApiError> {
+    /// creation must answer with the stream it opened, not seal a seed for a new one. A retry
+    /// must repeat its request: the set-up `setup` of `ruleset` (with the server seed `supplied`,
+    /// if any) is made into its command again with the commitment of the seed sealed the first
+    /// time and compared with the command stored then; another ruleset, set-up or seed is
+    /// refused (409), as on every other write.
+    pub fn replayed_creation(
+        &self,
+        actor: &Actor,
+        idempotency_key: &str,
+        ruleset: &'static dyn AnyRuleset,
+        setup: serde_json::Value,
+        supplied: Option<[u8; 32]>,
+    ) -> Result<Option<CommandOutcome>, ApiError> {
         let command_id = format!("idem:{}:{idempotency_key}", actor.id);
         let Some(stored) = self.store.stored_command(&command_id)? else { return Ok(None) };
         if stored.first_version != 0 {
@@ -473,7 +484,57 @@ impl Service {
                 stored.stream
             )));
         }
+        let different = || {
+            ApiError::Conflict(
+                "this Idempotency-Key was already used for a different request; use a new key for a new action".into(),
+            )
+        };
+        let record = stored.command.as_ref();
+        if record.and_then(|record| record.get("rules")).and_then(serde_json::Value::as_str) != Some(ruleset.rules()) {
+            return Err(different());
+        }
+        let sealed = self.sealed_seed(&stored.stream)?;
+        if supplied.is_some_and(|seed| Some(seed) != sealed) {
+            return Err(different());
+        }
+        let commitment = sealed.map(|seed| hex::encode(seed::commitment(&seed))).unwrap_or_default();
+        let expected = ruleset.set_up(setup, commitment)?;
+        // Salted as the first time (the salt derives from the stream and the key).
+        let expected = if ruleset.salted(&expected) {
+            self.with_formula_salt(&stored.stream, &command_id, expected)?
+        } else {
+            expected
+        };
+        if record.and_then(|record| record.get("command")) != Some(&expected) {
+            return Err(different());
+        }
         self.replay_of(&stored.stream, &command_id)
+    }
+
+    /// The outcome of an earlier command of `command_type` by `actor` on `stream` under
+    /// `idempotency_key`, if one was stored: for the routes whose command depends on the
+    /// stream's state (a reveal names the seed in force, a new turn its number), so a retry,
+    /// decided on the state the first request left, would be another command. The key used for
+    /// another stream or another kind of command is refused (409).
+    /// `same` says whether the stored command was made from the same request.
+    pub fn replayed_command(
+        &self,
+        actor: &Actor,
+        idempotency_key: &str,
+        stream: &str,
+        command_type: &str,
+        same: &dyn Fn(&serde_json::Value) -> bool,
+    ) -> Result<Option<CommandOutcome>, ApiError> {
+        let command_id = format!("idem:{}:{idempotency_key}", actor.id);
+        let Some(stored) = self.store.stored_command(&command_id)? else { return Ok(None) };
+        let command = stored.command.as_ref().and_then(|record| record.get("command"));
+        let stored_type = command.and_then(|command| command.get("type")).and_then(serde_json::Value::as_str);
+        if stored.stream == stream && (stored_type != Some(command_type) || !command.is_some_and(same)) {
+            return Err(ApiError::Conflict(
+                "this Idempotency-Key was already used for a different request; use a new key for a new action".into(),
+            ));
+        }
+        self.replay_of(stream, &command_id)
     }
 
     fn stream_lock(&self, stream: &str) -> std::sync::MutexGuard<'_, ()> {

@@ -15,6 +15,7 @@ mod normalize;
 mod parameters;
 mod registry;
 mod responses;
+pub mod unknown;
 
 use utoipa::{
     openapi::security::{Http, HttpAuthScheme, SecurityScheme},

@@ -27,7 +27,7 @@ const TAGS: [&str; 4] = ["type", "kind", "phase", "when"];
 
 /// Rewrite the document for generators.
 pub fn for_generators(document: &mut Value) {
-    hoist_unions(document);
+    let _clashes = hoist_unions(document);
     flatten_event_data(document);
     drop_structured_defaults(document);
     binary_bodies(document);
@@ -36,6 +36,7 @@ pub fn for_generators(document: &mut Value) {
     if !missing.is_empty() {
         tracing::warn!(?missing, "hidden fields that name no property of the document");
     }
+    super::parameters::idempotency_keys(document);
     super::responses::shared_statuses(document);
     super::parameters::shared_parameters(document);
     super::conventions::http_conventions(document);
@@ -131,10 +132,11 @@ fn variant_name(union_name: &str, tag: &str) -> String {
 
 /// Hoist the variants of every tagged union, components first, then any inline union inside a
 /// component's properties, until none is left.
-fn hoist_unions(document: &mut Value) {
+fn hoist_unions(document: &mut Value) -> Vec<String> {
+    let mut clashes = Vec::new();
     let mut pending: Vec<String> = schemas(document).map(|all| all.keys().cloned().collect()).unwrap_or_default();
     while let Some(name) = pending.pop() {
-        let Some(all) = schemas(document) else { return };
+        let Some(all) = schemas(document) else { return clashes };
         let Some(mut schema) = all.get(&name).cloned() else { continue };
         let mut hoisted = Vec::new();
         hoist(&name, &mut schema, &mut hoisted);
@@ -151,8 +153,11 @@ fn hoist_unions(document: &mut Value) {
             match all.get(&variant) {
                 // The same event in several unions (the shared `dice.*` events): one component.
                 Some(existing) if without_description(existing) == without_description(&body) => {}
+                // The union would point at another schema than its own variant's: the names must
+                // be made distinct at the source (issue 26 item 15; a test checks none is left).
                 Some(_) => {
                     tracing::warn!(variant, "two different union variants share a component name");
+                    clashes.push(variant);
                 }
                 None => {
                     all.insert(variant.clone(), body);
@@ -161,6 +166,7 @@ fn hoist_unions(document: &mut Value) {
             }
         }
     }
+    clashes
 }
 
 fn without_description(schema: &Value) -> Value {
@@ -239,5 +245,17 @@ fn drop_structured_defaults(value: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(drop_structured_defaults),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use utoipa::OpenApi;
+
+    #[test]
+    fn no_two_union_variants_share_a_component_name() {
+        let mut document = serde_json::to_value(crate::openapi::ApiDoc::openapi()).unwrap_or_default();
+        crate::openapi::registry::describe_rulesets(&mut document);
+        assert_eq!(super::hoist_unions(&mut document), Vec::<String>::new());
     }
 }

@@ -15,6 +15,13 @@ pub fn shared_parameters(document: &mut Value) {
         for operation in item.values_mut() {
             let Some(parameters) = operation.get_mut("parameters").and_then(Value::as_array_mut) else { continue };
             for parameter in parameters {
+                // Every int64 query parameter (a version, a position) takes at most i64::MAX,
+                // which the server checks (`problem::Query`); said, so a client knows.
+                if parameter["in"] == "query" && parameter.pointer("/schema/format") == Some(&json!("int64")) {
+                    if let Some(schema) = parameter.get_mut("schema").and_then(Value::as_object_mut) {
+                        schema.entry("maximum").or_insert(json!(i64::MAX));
+                    }
+                }
                 let (place, name) = (parameter["in"].as_str().unwrap_or(""), parameter["name"].as_str().unwrap_or(""));
                 let constraint = match (place, name) {
                     ("path", "battle_id") => json!({"pattern": format!("^(battle-)?{UUID}$")}),
@@ -30,6 +37,30 @@ pub fn shared_parameters(document: &mut Value) {
                     schema.insert(key.clone(), value.clone());
                 }
             }
+        }
+    }
+}
+
+/// Every `POST` takes an `Idempotency-Key` (`routes::command_meta` reads it on every write; the
+/// token route keeps its own, `routes::tokens`): a retry with the same key and request answers as
+/// the first time, the same key with another request is refused (409, docs/API.md). Declared
+/// here for the routes whose annotations do not, so that none is left out.
+pub fn idempotency_keys(document: &mut Value) {
+    for (method, operation) in super::operations_mut(document) {
+        if method != "post" {
+            continue;
+        }
+        let parameters =
+            operation.as_object_mut().map(|fields| fields.entry("parameters").or_insert_with(|| json!([])));
+        let Some(parameters) = parameters.and_then(Value::as_array_mut) else { continue };
+        if !parameters.iter().any(|p| p["in"] == "header" && p["name"] == "Idempotency-Key") {
+            parameters.push(json!({
+                "name": "Idempotency-Key",
+                "in": "header",
+                "description": "makes a retry safe: the same key and request answer as the first time; the same key with another request is refused (409)",
+                "required": false,
+                "schema": {"type": ["string", "null"]}
+            }));
         }
     }
 }

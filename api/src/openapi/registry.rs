@@ -118,8 +118,17 @@ fn create_schema(ruleset: &dyn AnyRuleset, setup_name: &str, setup: &Value) -> V
     let kind = ruleset.kind().prefix();
     let title = create_name(ruleset);
     let description = format!("Open a {} {kind} ({}; {}).", ruleset.id(), ruleset.source(), ruleset.docs());
-    let ruleset_field =
+    // The kind's default ruleset may be left out (`routes::battles::creation` takes it then), so
+    // its `ruleset` is optional, with the default said; every other ruleset's is required, which
+    // keeps the union exact: a body without `ruleset` fits the default's variant only.
+    let default = herald_domain::registry::default_for(ruleset.kind()).is_some_and(|d| d.id() == ruleset.id());
+    let mut ruleset_field =
         json!({"type": "string", "enum": [ruleset.id()], "description": "Which rules the stream is played by."});
+    if default {
+        ruleset_field["default"] = json!(ruleset.id());
+        ruleset_field["description"] =
+            json!(format!("Which rules the stream is played by: `{}` when absent (the default).", ruleset.id()));
+    }
     let seed_field = json!({"type": ["string", "null"], "pattern": "^[0-9a-fA-F]{64}$",
         "description": "A server seed (64 hex digits) for tests and tournaments that want it public later; drawn from the OS when absent. Sealed until revealed either way."});
     if setup.get("type") == Some(&json!("object")) && setup.get("properties").is_some_and(Value::is_object) {
@@ -129,7 +138,9 @@ fn create_schema(ruleset: &dyn AnyRuleset, setup_name: &str, setup: &Value) -> V
         schema["properties"]["ruleset"] = ruleset_field;
         schema["properties"]["seed"] = seed_field;
         match schema.get_mut("required").and_then(Value::as_array_mut) {
+            Some(_) if default => {}
             Some(required) => required.insert(0, json!("ruleset")),
+            None if default => {}
             None => schema["required"] = json!(["ruleset"]),
         }
         if let Some(example) = schema.get_mut("example").and_then(Value::as_object_mut) {
@@ -142,7 +153,11 @@ fn create_schema(ruleset: &dyn AnyRuleset, setup_name: &str, setup: &Value) -> V
         "description": description,
         "allOf": [
             reference(setup_name),
-            {"type": "object", "required": ["ruleset"], "properties": {"ruleset": ruleset_field, "seed": seed_field}}
+            if default {
+                json!({"type": "object", "properties": {"ruleset": ruleset_field, "seed": seed_field}})
+            } else {
+                json!({"type": "object", "required": ["ruleset"], "properties": {"ruleset": ruleset_field, "seed": seed_field}})
+            }
         ]
     })
 }

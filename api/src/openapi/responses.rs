@@ -10,6 +10,25 @@
 
 use serde_json::{json, Value};
 
+/// The operations that take a bearer token optionally (`auth::MaybeAuthenticated`): answered
+/// without one, a token changes what they show, and a token presented that the server does not
+/// know (or revoked, or expired) is refused with 401 like on the routes that need one.
+const OPTIONAL_TOKEN: &[&str] = &[
+    "get_battle",
+    "get_battle_picture",
+    "verify_battle",
+    "list_orders",
+    "list_votes",
+    "get_formulas",
+    "get_strategy",
+    "all_events",
+    "live_events",
+    "stream_dice",
+    "stream_events",
+    "verify_stream",
+    "metrics",
+];
+
 /// Add the shared statuses to every operation of `document`.
 pub fn shared_statuses(document: &mut Value) {
     for (_, operation) in super::operations_mut(document) {
@@ -33,12 +52,16 @@ fn shared_for(operation: &Value) -> Vec<(&'static str, &'static str)> {
         .get("security")
         .and_then(Value::as_array)
         .is_some_and(|alternatives| !alternatives.is_empty() && alternatives.iter().all(|a| a != &json!({})));
+    let optional_token =
+        operation.get("operationId").and_then(Value::as_str).is_some_and(|id| OPTIONAL_TOKEN.contains(&id));
     let mut statuses = Vec::new();
     if in_path || in_query || body {
         statuses.push(("400", "malformed request: a path parameter, query or body that does not parse"));
     }
     if token_required {
         statuses.push(("401", "no bearer token, or one the server does not know"));
+    } else if optional_token {
+        statuses.push(("401", "a bearer token the server does not know, or a revoked or expired one (none is needed)"));
     }
     if in_path {
         statuses.push(("404", "nothing with that id"));

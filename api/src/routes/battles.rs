@@ -123,16 +123,27 @@ pub async fn create_stream(
     body: serde_json::Value,
 ) -> Result<HttpResponse, ApiError> {
     crate::auth::require_host_scope(req)?;
-    let Creation { ruleset, seed: supplied, setup } = creation(kind, body)?;
-    ruleset.may_set_up(&actor)?;
-    if let Some(mismatch) = ruleset.setup_mismatch(&setup) {
-        return Err(super::mismatch(format!("not a {} set-up", ruleset.id()), mismatch));
+    // Every field of the body at every depth must be one the set-up names (issue 26 item 8).
+    let mut named = body.clone();
+    if let Some(fields) = named.as_object_mut().filter(|fields| fields.get("ruleset").is_none_or(|r| r.is_null())) {
+        if let Some(default) = registry::default_for(kind) {
+            fields.insert("ruleset".into(), default.id().into());
+        }
+    }
+    if let Some(pointer) = crate::openapi::unknown::in_request("POST", &format!("/v1/{}s", kind.prefix()), &named) {
+        return Err(crate::problem::unknown_field("not a set-up", &pointer));
+    }
+    let taken = creation(kind, body)?;
+    taken.ruleset.may_set_up(&actor)?;
+    if let Some(mismatch) = taken.ruleset.setup_mismatch(&taken.setup) {
+        return Err(super::mismatch(format!("not a {} set-up", taken.ruleset.id()), mismatch));
     }
     // Checked before a seed is sealed, so a malformed set-up leaves nothing behind.
-    ruleset.set_up(setup.clone(), String::new())?;
-    if let Some(response) = super::replayed_creation(req, &actor, kind).await? {
+    taken.ruleset.set_up(taken.setup.clone(), String::new())?;
+    if let Some(response) = super::replayed_creation(req, &actor, kind, &taken).await? {
         return Ok(response);
     }
+    let Creation { ruleset, seed: supplied, setup } = taken;
     let app = state(req)?;
     let id = uuid::Uuid::now_v7();
     let stream = format!("{}-{id}", kind.prefix());
@@ -275,7 +286,7 @@ pub async fn get_battle(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
     path: web::Path<BattleId>,
-    query: web::Query<AtQuery>,
+    query: crate::problem::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let stream = path.into_inner().stream();
     let viewer = super::viewer(&req, actor.as_ref(), &stream)?;
@@ -330,7 +341,7 @@ pub async fn get_picture(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
     path: web::Path<(BattleId, String)>,
-    query: web::Query<AtQuery>,
+    query: crate::problem::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (battle_id, picture) = path.into_inner();
     let stream = battle_id.stream();
@@ -387,6 +398,9 @@ pub async fn post_action(
     }
     if let Some(mismatch) = ruleset.command_mismatch(&command) {
         return Err(super::mismatch(format!("not a {} command", ruleset.id()), mismatch));
+    }
+    if let Some(pointer) = crate::openapi::unknown::in_component(&ruleset.schemas().command.name, &command) {
+        return Err(crate::problem::unknown_field(&format!("not a {} command", ruleset.id()), &pointer));
     }
     super::execute(&req, actor, ruleset, stream, command, None).await
 }
@@ -453,6 +467,9 @@ pub async fn reveal_seed(
             detail: "only a judge may reveal a sealed seed".into(),
             rule: Some("herald: docs/DICE.md".into()),
         });
+    }
+    if let Some(replayed) = super::replayed_command(&req, &actor, &stream, "reveal_seed", |_| true).await? {
+        return Ok(replayed);
     }
     let app = state(&req)?;
     let sealing = stream.clone();

@@ -355,8 +355,11 @@ fn not_found(id: CampaignId) -> ApiError {
 
 /// Set up a campaign round (judge or admin, seed 003 §2.5). The server seals a root seed.
 #[utoipa::path(post, path = "/v1/campaigns", tag = "campaigns", request_body = CreateCampaignRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe: the same key and request answer with the round it set up")),
     responses(
         (status = 201, description = "created: the round and every army placed", body = CommandResponse),
+        (status = 200, description = "a retry with the same Idempotency-Key and request: the round it set up", body = CommandResponse),
+        (status = 409, description = "the Idempotency-Key was used for another request", body = Problem, content_type = "application/problem+json"),
         (status = 400, description = "malformed request", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "no bearer token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not a judge", body = Problem, content_type = "application/problem+json"),
@@ -451,7 +454,7 @@ pub async fn list_campaigns(req: HttpRequest, query: Query<CampaignQuery>) -> Re
 pub async fn get_campaign(
     req: HttpRequest,
     path: web::Path<CampaignId>,
-    query: web::Query<AtQuery>,
+    query: crate::problem::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let (folded, version, _) = load(&req, id, query.at).await?;
@@ -470,7 +473,7 @@ pub async fn get_campaign(
 pub async fn get_map(
     req: HttpRequest,
     path: web::Path<CampaignId>,
-    query: web::Query<AtQuery>,
+    query: crate::problem::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
     Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::map_view(version, &folded)))
@@ -490,7 +493,7 @@ pub async fn get_map(
 pub async fn get_map_svg(
     req: HttpRequest,
     path: web::Path<CampaignId>,
-    query: web::Query<AtQuery>,
+    query: crate::problem::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
     let svg = herald_domain::coalition::map::svg::render(
@@ -597,20 +600,45 @@ pub async fn list_orders(
     Ok(paging::ok_with_link(&req, "after", page.next.as_deref()).insert_header(etag(version)).json(page.items))
 }
 
+/// How a turn report is given: as data (`json`, the default) or as the forum post a Movement
+/// Judge would write (`text`, `text/plain`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportFormat {
+    /// `application/json`: the report as data.
+    #[default]
+    Json,
+    /// `text/plain`: the forum post.
+    Text,
+}
+
+/// `?format=json|text`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ReportQuery {
+    /// `json` (the default: the report as data, `application/json`) or `text` (the forum post,
+    /// `text/plain`).
+    #[param(inline)]
+    pub format: Option<ReportFormat>,
+}
+
 /// A turn's movement update as data (`?format=text` for the forum post a Movement Judge would
 /// write, seed 003 §3.1).
 #[utoipa::path(get, path = "/v1/campaigns/{campaign_id}/turns/{turn}/report", tag = "campaigns",
     params(("campaign_id" = String, Path, description = "the campaign id: a UUID, or the stream name `campaign-<uuid>`"), ("turn" = u32, Path, description = "the turn"),
-           ("format" = Option<String>, Query, description = "`json` (default) or `text`")),
+           ReportQuery),
     responses(
-        (status = 200, description = "the report", body = TurnReport),
+        (status = 200, description = "the report: as data (`application/json`, `format=json` or none) or as the forum post (`text/plain`, `format=text`)",
+            content((TurnReport = "application/json"), (String = "text/plain"))),
+        (status = 400, description = "a `format` other than `json` or `text`, or an unknown parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such campaign, or the turn is not adjudicated", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/campaigns/{campaign_id}/turns/{turn}/report")]
 pub async fn turn_report(
     req: HttpRequest,
     path: web::Path<(CampaignId, u32)>,
-    query: web::Query<std::collections::HashMap<String, String>>,
+    query: Query<ReportQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, turn) = path.into_inner();
     let stream = id.stream();
@@ -625,12 +653,11 @@ pub async fn turn_report(
     }
     let report: TurnReport = campaign_view::turn_report(turn, events.iter())
         .ok_or_else(|| ApiError::NotFound(format!("turn {turn} has not been adjudicated")))?;
-    Ok(match query.get("format").map(String::as_str) {
-        Some("text") => {
+    Ok(match query.into_inner().format.unwrap_or_default() {
+        ReportFormat::Text => {
             HttpResponse::Ok().content_type("text/plain; charset=utf-8").body(campaign_view::turn_report_text(&report))
         }
-        None | Some("json") => HttpResponse::Ok().json(report),
-        Some(other) => return Err(ApiError::Malformed(format!("format must be json or text, not {other}"))),
+        ReportFormat::Json => HttpResponse::Ok().json(report),
     })
 }
 
@@ -835,7 +862,7 @@ pub async fn open_turn(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
     path: web::Path<CampaignId>,
-    body: web::Json<OpenTurnRequest>,
+    body: Json<OpenTurnRequest>,
 ) -> Result<HttpResponse, ApiError> {
     // The service commits to the turn's seed, derived from the sealed root (docs/DICE.md
     // "Campaign turn keys"), so the command carries a field the client does not send.
@@ -848,6 +875,13 @@ pub async fn open_turn(
         return Err(not_found(id));
     }
     let deadline = body.into_inner().deadline;
+    // The command names the next turn, which a first request moved on: a retry is answered
+    // from what it stored.
+    let asked = serde_json::to_value(deadline).map_err(ApiError::internal)?;
+    let same = move |stored: &serde_json::Value| stored.get("deadline") == Some(&asked);
+    if let Some(replayed) = super::replayed_command(&req, &actor, &stream, "open_turn", same).await? {
+        return Ok(replayed);
+    }
     let outcome = blocking(move || campaign::open_turn(&worker.service, &stream, deadline, meta)).await?;
     Ok(command_response(&state, &actor, outcome, false))
 }
@@ -914,7 +948,14 @@ pub async fn adjudicate_turn(
     let settled = if body.iter().all(u8::is_ascii_whitespace) {
         Vec::new()
     } else {
-        serde_json::from_slice::<AdjudicateRequest>(&body)
+        let value = serde_json::from_slice::<serde_json::Value>(&body)
+            .map_err(|error| ApiError::Malformed(format!("invalid JSON body: {error}")))?;
+        if let Some(pointer) =
+            crate::openapi::unknown::in_request("POST", "/v1/campaigns/{campaign_id}/adjudicate", &value)
+        {
+            return Err(crate::problem::unknown_field("invalid JSON body", &pointer));
+        }
+        serde_json::from_value::<AdjudicateRequest>(value)
             .map_err(|error| ApiError::Malformed(format!("invalid JSON body: {error}")))?
             .results
     };
@@ -925,6 +966,19 @@ pub async fn adjudicate_turn(
     let worker = state.clone();
     if worker.service.catalog().entry(&stream).is_none() {
         return Err(not_found(id));
+    }
+    // The command holds the results read from the battles of the turn, which the first request
+    // moved on: a retry is answered from what it stored, when it settles the same battles.
+    let asked = serde_json::to_value(&settled).map_err(ApiError::internal)?;
+    let same = move |stored: &serde_json::Value| {
+        let results = stored.get("battle_results").and_then(serde_json::Value::as_array);
+        asked.as_array().into_iter().flatten().all(|result| results.is_some_and(|stored| stored.contains(result)))
+    };
+    if let Some(replayed) = super::replayed_command(&req, &actor, &stream, "adjudicate_turn", same).await? {
+        // Opening what a crash may have left unopened, as a retry always did.
+        let (opener, opened) = (state.clone(), stream.clone());
+        blocking(move || campaign::open_missing_battles(&opener.service, &opened).map(drop)).await?;
+        return Ok(replayed);
     }
     let outcome = blocking(move || campaign::adjudicate(&worker.service, &stream, settled, meta)).await?;
     Ok(command_response(&state, &actor, outcome, false))
@@ -1051,7 +1105,7 @@ pub async fn close_vote(
 pub async fn get_control(
     req: HttpRequest,
     path: web::Path<CampaignId>,
-    query: web::Query<AtQuery>,
+    query: crate::problem::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
     Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::control_view(&folded, Utc::now())))
@@ -1110,7 +1164,7 @@ pub struct VoteQuery {
 pub async fn get_judges(
     req: HttpRequest,
     path: web::Path<CampaignId>,
-    query: web::Query<AtQuery>,
+    query: crate::problem::Query<AtQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (folded, version, _) = load(&req, path.into_inner(), query.at).await?;
     Ok(HttpResponse::Ok().insert_header(etag(version)).json(campaign_view::judges_view(&folded)))

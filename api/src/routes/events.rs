@@ -21,6 +21,16 @@ const MAX_LIMIT: usize = 1000;
 /// Most events one filtered request scans before answering with what it found.
 const MAX_SCAN: usize = 10_000;
 
+/// Which way a stream is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadDirection {
+    /// Oldest first (the default).
+    Forwards,
+    /// Newest first (streams only).
+    Backwards,
+}
+
 /// Paging and filters for event listings.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -31,7 +41,8 @@ pub struct EventQuery {
     #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
     /// `forwards` (default) or `backwards` (streams only).
-    pub direction: Option<String>,
+    #[param(inline)]
+    pub direction: Option<ReadDirection>,
     /// Only these event types, comma-separated (`coalition.BattleResolved,coalition.SeedRevealed`).
     #[serde(rename = "type")]
     pub event_type: Option<String>,
@@ -60,11 +71,10 @@ impl EventQuery {
     }
 
     fn direction(&self) -> Result<Direction, ApiError> {
-        match self.direction.as_deref() {
-            None | Some("forwards") => Ok(Direction::Forwards),
-            Some("backwards") => Ok(Direction::Backwards),
-            Some(other) => Err(ApiError::Malformed(format!("direction must be forwards or backwards, not {other}"))),
-        }
+        Ok(match self.direction {
+            None | Some(ReadDirection::Forwards) => Direction::Forwards,
+            Some(ReadDirection::Backwards) => Direction::Backwards,
+        })
     }
 }
 
@@ -151,7 +161,7 @@ fn page_response(req: &HttpRequest, page: EventPage) -> HttpResponse {
 pub async fn all_events(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
-    query: web::Query<EventQuery>,
+    query: crate::problem::Query<EventQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = query.limit()?;
     let filter = query.filter();
@@ -202,7 +212,7 @@ pub async fn stream_events(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
     path: web::Path<String>,
-    query: web::Query<EventQuery>,
+    query: crate::problem::Query<EventQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let stream = super::ids::stream_name(state(&req)?.service.catalog(), path.into_inner());
     let limit = query.limit()?;
@@ -283,6 +293,11 @@ pub async fn verify_stream(
     super::battles::verify_response(&req, actor, stream).await
 }
 
+/// How often an idle live reader sends a keep-alive comment.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How often an idle live reader looks whether its client went away.
+const CLOSED_PROBE: Duration = Duration::from_millis(500);
+
 /// Events a live reader reads from the store at a time.
 const LIVE_PAGE: usize = 64;
 
@@ -331,7 +346,7 @@ fn live_chunk(
 pub async fn live_events(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
-    query: web::Query<EventQuery>,
+    query: crate::problem::Query<EventQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let resume = req
         .headers()
@@ -344,12 +359,13 @@ pub async fn live_events(
     let state = state(&req)?;
     let client = actor.as_ref().map_or(crate::live::ANONYMOUS.to_string(), |actor| actor.id.clone());
     // Held by the response stream: dropped (its place returned) when the client goes away.
-    let permit = state.live.admit(&client)?;
+    let connection = req.conn_data::<crate::live::Connection>().copied();
+    let permit = state.live.admit(&client, connection)?;
     let viewer = Reader::of(&req, actor);
     let head = state.store.watch_head();
     let stream = futures_util::stream::unfold(
         (state, viewer, filter, from, head, permit, LIVE_PAGE),
-        |(state, viewer, filter, from, mut head, permit, page)| async move {
+        move |(state, viewer, filter, from, mut head, permit, page)| async move {
             loop {
                 // Read and render off the async workers: a chunk of large events takes a while.
                 let (reader, reader_viewer, reader_filter) = (state.clone(), viewer.clone(), filter.clone());
@@ -371,14 +387,26 @@ pub async fn live_events(
                     let page = (taken * 2).clamp(1, LIVE_PAGE);
                     return Some((Ok::<_, actix_web::Error>(bytes), (state, viewer, filter, next, head, permit, page)));
                 }
-                // Caught up: wait for the head to move, with a keep-alive comment every 15 s.
-                match tokio::time::timeout(Duration::from_secs(15), head.changed()).await {
-                    Ok(Ok(())) => continue,
-                    Ok(Err(_)) => return None,
-                    Err(_) => {
-                        let keepalive = web::Bytes::from_static(b": keep-alive\n\n");
-                        return Some((Ok(keepalive), (state, viewer, filter, from, head, permit, page)));
+                // Caught up: wait for the head to move, with a keep-alive comment every 15 s; and
+                // look every half second whether the client went away, so that its place is
+                // free again at once (the `Retry-After: 1` of a refused reader holds).
+                let mut waited = Duration::ZERO;
+                let moved = loop {
+                    match tokio::time::timeout(CLOSED_PROBE, head.changed()).await {
+                        Ok(Ok(())) => break true,
+                        Ok(Err(_)) => return None,
+                        Err(_) if connection.is_some_and(|connection| connection.closed()) => return None,
+                        Err(_) => {
+                            waited += CLOSED_PROBE;
+                            if waited >= KEEP_ALIVE {
+                                break false;
+                            }
+                        }
                     }
+                };
+                if !moved {
+                    let keepalive = web::Bytes::from_static(b": keep-alive\n\n");
+                    return Some((Ok(keepalive), (state, viewer, filter, from, head, permit, page)));
                 }
             }
         },
@@ -396,6 +424,7 @@ pub struct DiceQuery {
     /// First stream version to read (default 0).
     pub from: Option<u64>,
     /// Events per page, 1–1000 (default 100); a page lists every draw of its events.
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
 }
 
@@ -475,7 +504,7 @@ pub async fn stream_dice(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
     path: web::Path<String>,
-    query: web::Query<DiceQuery>,
+    query: crate::problem::Query<DiceQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let stream = path.into_inner();
     let limit = match query.limit {

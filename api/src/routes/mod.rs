@@ -184,14 +184,22 @@ pub enum IfMatch {
     Version(u64),
 }
 
-/// The request's `If-Match`, if any: `*` or a stream version (`"3"`, `W/"3"` or `3`).
+/// The request's `If-Match`, if any: `*` or a stream version (`"3"` or `3`). `If-Match` uses the
+/// strong comparison (RFC 9110 §13.1.1): a weak tag (`W/"3"`) never matches, so a write with one
+/// is refused (412) whatever the stream's version.
 pub fn if_match(req: &HttpRequest) -> Result<Option<IfMatch>, ApiError> {
     match header_text(req, "if-match")? {
         None => Ok(None),
         Some(value) if value == "*" => Ok(Some(IfMatch::Any)),
-        Some(value) => parse_etag(&value).map(|version| Some(IfMatch::Version(version))).ok_or_else(|| {
-            ApiError::Malformed(format!("If-Match must be `*` or a stream version such as \"3\", not {value}"))
-        }),
+        Some(value) => match parse_etag(&value) {
+            Some(_) if value.starts_with("W/") => Err(ApiError::PreconditionFailed(format!(
+                "If-Match {value} is a weak tag, and If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches; send the stream's ETag as it is"
+            ))),
+            Some(version) => Ok(Some(IfMatch::Version(version))),
+            None => Err(ApiError::Malformed(format!(
+                "If-Match must be `*` or a stream version such as \"3\", not {value}"
+            ))),
+        },
     }
 }
 
@@ -340,16 +348,37 @@ fn observe_command(
     }
 }
 
+/// The answer to a retried command of `command_type` on `stream` (same `Idempotency-Key`), for
+/// the routes whose command depends on the stream's state (`Service::replayed_command`).
+pub async fn replayed_command(
+    req: &HttpRequest,
+    actor: &Actor,
+    stream: &str,
+    command_type: &'static str,
+    same: impl Fn(&serde_json::Value) -> bool + Send + 'static,
+) -> Result<Option<HttpResponse>, ApiError> {
+    let Some(key) = command_meta(req, actor.clone())?.idempotency_key else { return Ok(None) };
+    let app = state(req)?;
+    let (worker, retrying, stream) = (app.clone(), actor.clone(), stream.to_string());
+    let replayed =
+        blocking(move || worker.service.replayed_command(&retrying, &key, &stream, command_type, &same)).await?;
+    Ok(replayed.map(|outcome| command_response(&app, actor, outcome, false)))
+}
+
 /// The stream a retried creation (same `Idempotency-Key`) opened the first time, answered as then.
 pub async fn replayed_creation(
     req: &HttpRequest,
     actor: &Actor,
     kind: StreamKind,
+    creation: &battles::Creation,
 ) -> Result<Option<HttpResponse>, ApiError> {
     let Some(key) = command_meta(req, actor.clone())?.idempotency_key else { return Ok(None) };
     let app = state(req)?;
     let (worker, retrying) = (app.clone(), actor.clone());
-    let Some(outcome) = blocking(move || worker.service.replayed_creation(&retrying, &key)).await? else {
+    let (ruleset, setup, supplied) = (creation.ruleset, creation.setup.clone(), creation.seed);
+    let Some(outcome) =
+        blocking(move || worker.service.replayed_creation(&retrying, &key, ruleset, setup, supplied)).await?
+    else {
         return Ok(None);
     };
     let prefix = format!("{}-", kind.prefix());

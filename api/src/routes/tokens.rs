@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use herald_domain::{Role, RuleError};
 use herald_store::{AppendRequest, ExpectedVersion, NewEvent};
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
@@ -123,12 +124,17 @@ fn audit(
 }
 
 /// Issue a token (admin of the host). Audited as `auth.TokenIssued` on the `tokens` stream.
+/// With an `Idempotency-Key`, a retry of the same request answers with the same token (200) and
+/// issues none; the same key with another request is refused (409).
 #[utoipa::path(post, path = "/v1/tokens", tag = "auth", request_body = CreateTokenRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = "makes a retry safe: the same key and request answer with the token issued the first time")),
     responses(
         (status = 201, description = "the token, shown once", body = IssuedToken),
+        (status = 200, description = "a retry with the same Idempotency-Key and request: the token it issued, as it is now", body = IssuedToken),
         (status = 400, description = "malformed request (a player token needs a player name; only players have one; `system` cannot be issued; a scope that is not `host`, `campaign-<uuid>` or `battle-<uuid>`)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not an admin of the whole host", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "the Idempotency-Key was used for another request", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "the scope names no existing campaign or battle (`token.scope_not_found`), the expiry is not in the future (`token.expiry_past`), or a label or player name is over its length (`request.text_too_long`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
@@ -139,16 +145,30 @@ pub async fn create_token(
     body: crate::problem::Json<CreateTokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     require_host_admin(&req, &actor)?;
+    let idempotency_key = super::command_meta(&req, actor.clone())?.idempotency_key;
     let body = body.into_inner();
-    crate::limits::check(&serde_json::to_value(&body).map_err(ApiError::internal)?)?;
+    let request = serde_json::to_value(&body).map_err(ApiError::internal)?;
+    crate::limits::check(&request)?;
     let state = state(&req)?;
+    if let Some(key) = idempotency_key.clone() {
+        let (worker, retrying, asked) = (state.clone(), actor.id.clone(), request.clone());
+        if let Some(issued) = blocking(move || replayed_token(&worker, &retrying, &key, &asked)).await? {
+            return Ok(HttpResponse::Ok().json(issued));
+        }
+    }
     let scope_exists = match &body.scope {
         Scope::Host => true,
         Scope::Campaign(stream) | Scope::Battle(stream) => state.service.catalog().version_of(stream).is_some(),
     };
     let now = Utc::now();
     check_request(&body, scope_exists, now)?;
-    let token = generate_token()?;
+    let token = match &idempotency_key {
+        Some(key) => {
+            let (worker, issuer, key) = (state.clone(), actor.id.clone(), key.clone());
+            blocking(move || keyed_token(&worker, &issuer, &key)).await?
+        }
+        None => generate_token()?,
+    };
     let record = TokenRecord {
         id: uuid::Uuid::now_v7().to_string(),
         role: body.role,
@@ -160,13 +180,89 @@ pub async fn create_token(
         revoked_at: None,
     };
     let (issued, secret) = (record.clone(), token.clone());
-    blocking(move || {
+    let replayed = blocking(move || {
+        let _issuing = ISSUING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(key) = &idempotency_key {
+            // Another request with the same key may have issued it meanwhile.
+            if let Some(replayed) = replayed_token(&state, &actor.id, key, &request)? {
+                return Ok(Some(replayed));
+            }
+        }
         state.tokens.save(state.store.as_ref(), &secret, issued.clone()).map_err(ApiError::internal)?;
         let data = serde_json::to_value(&issued).map_err(ApiError::internal)?;
-        audit(&state, "auth.TokenIssued", &actor.id, issued.created_at, data)
+        audit(&state, "auth.TokenIssued", &actor.id, issued.created_at, data)?;
+        if let Some(key) = &idempotency_key {
+            let used = serde_json::to_vec(&json!({"request": request, "id": issued.id})).map_err(ApiError::internal)?;
+            state.store.put_secret(&idempotency_secret(&actor.id, key), &used)?;
+        }
+        Ok(None)
     })
     .await?;
-    Ok(HttpResponse::Created().json(IssuedToken { token, record }))
+    Ok(match replayed {
+        Some(replayed) => HttpResponse::Ok().json(replayed),
+        None => HttpResponse::Created().json(IssuedToken { token, record }),
+    })
+}
+
+/// One issuance at a time, so that two requests with the same `Idempotency-Key` issue one token.
+static ISSUING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Where the request an `Idempotency-Key` of `issuer` was first used for is kept.
+fn idempotency_secret(issuer: &str, key: &str) -> String {
+    use sha2::{Digest, Sha256};
+    format!(
+        "token-idempotency:{}",
+        hex::encode(Sha256::new().chain_update(issuer).chain_update([0]).chain_update(key).finalize())
+    )
+}
+
+/// The token issued under `issuer`'s `key`: `hrd_` and
+/// `sha256("herald/keyed-token/v1" ‖ host secret ‖ issuer ‖ 0 ‖ key)`, hex. The host secret is 32
+/// bytes of OS randomness sealed once and never revealed, so the token is as unguessable as a
+/// random one, and a retry gets the same token without Herald storing more than its hash.
+/// Blocking.
+fn keyed_token(state: &crate::startup::AppState, issuer: &str, key: &str) -> Result<String, ApiError> {
+    use sha2::{Digest, Sha256};
+    const SECRET: &str = "token-idempotency-secret";
+    let secret = match state.store.get_secret(SECRET)? {
+        Some(secret) => secret,
+        None => {
+            let fresh = hex::decode(generate_token()?.trim_start_matches("hrd_")).map_err(ApiError::internal)?;
+            state.store.put_secret(SECRET, &fresh)?;
+            fresh
+        }
+    };
+    let digest = Sha256::new()
+        .chain_update(b"herald/keyed-token/v1")
+        .chain_update(&secret)
+        .chain_update(issuer)
+        .chain_update([0])
+        .chain_update(key)
+        .finalize();
+    Ok(format!("hrd_{}", hex::encode(digest)))
+}
+
+/// The token a request with `issuer`'s `key` issued before, as it is now, if one did; a key first
+/// used for another request is refused (409). Blocking.
+fn replayed_token(
+    state: &crate::startup::AppState,
+    issuer: &str,
+    key: &str,
+    request: &serde_json::Value,
+) -> Result<Option<IssuedToken>, ApiError> {
+    let Some(used) = state.store.get_secret(&idempotency_secret(issuer, key))? else { return Ok(None) };
+    let used: serde_json::Value = serde_json::from_slice(&used).map_err(ApiError::internal)?;
+    if used.get("request") != Some(request) {
+        return Err(ApiError::Conflict(
+            "this Idempotency-Key was already used for a different request; use a new key for a new action".into(),
+        ));
+    }
+    let token = keyed_token(state, issuer, key)?;
+    let record =
+        state.tokens.lookup_stored(state.store.as_ref(), &token).map_err(ApiError::internal)?.ok_or_else(|| {
+            ApiError::internal(anyhow::anyhow!("the token issued under an Idempotency-Key is missing"))
+        })?;
+    Ok(Some(IssuedToken { token, record }))
 }
 
 /// Which tokens to list.

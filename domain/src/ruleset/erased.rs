@@ -82,8 +82,117 @@ pub fn decode<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, FieldM
             pointer.push('/');
             pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
         }
-        FieldMismatch { pointer, detail: error.into_inner().to_string() }
+        let (pointer, detail) = in_api_words(&pointer, &error.into_inner().to_string());
+        FieldMismatch { pointer, detail }
     })
+}
+
+/// What serde says of a field that does not fit, in the API's words (issue 26 item 9): the
+/// Rust types it names become what the field takes (`expected u8` → `expected an integer from
+/// 0 to 255`), and a missing or unknown field is pointed at itself, not at the object that
+/// lacks or holds it (serde reports the object's path). Returns the pointer and the message.
+pub fn in_api_words(pointer: &str, message: &str) -> (String, String) {
+    let named = |prefix: &str| {
+        message.strip_prefix(prefix).and_then(|rest| rest.split('`').next()).map(|name| name.to_string())
+    };
+    let field = |name: &str| format!("{pointer}/{}", name.replace('~', "~0").replace('/', "~1"));
+    if let Some(name) = named("missing field `") {
+        return (field(&name), format!("`{name}` is required and missing"));
+    }
+    if let Some(name) = named("unknown field `") {
+        let expected = message.split_once(", expected ").map(|(_, rest)| rest).unwrap_or_default();
+        let expected = expected.strip_prefix("one of ").unwrap_or(expected);
+        let detail = if expected.is_empty() || expected.starts_with("there are no fields") {
+            format!("unknown field `{name}`: no such field here (check its spelling)")
+        } else {
+            format!("unknown field `{name}`: no such field here (check its spelling); the fields are {expected}")
+        };
+        // serde_path_to_error's path already ends at the unknown field.
+        let pointer = if pointer.ends_with(&format!("/{}", name.replace('~', "~0").replace('/', "~1"))) {
+            pointer.to_string()
+        } else {
+            field(&name)
+        };
+        return (pointer, detail);
+    }
+    let mut text = message.to_string();
+    for (rust, words) in TYPE_WORDS {
+        text = replace_type(&text, rust, words);
+    }
+    (pointer.to_string(), text)
+}
+
+/// Rust's names of the types a request's fields have, and what the API calls them.
+const TYPE_WORDS: [(&str, &str); 16] = [
+    ("u8", "an integer from 0 to 255"),
+    ("u16", "an integer from 0 to 65535"),
+    ("u32", "an integer from 0 to 4294967295"),
+    ("u64", "an integer from 0 to 18446744073709551615"),
+    ("usize", "an integer from 0 to 18446744073709551615"),
+    ("i8", "an integer from -128 to 127"),
+    ("i16", "an integer from -32768 to 32767"),
+    ("i32", "an integer from -2147483648 to 2147483647"),
+    ("i64", "an integer from -9223372036854775808 to 9223372036854775807"),
+    ("f32", "a number"),
+    ("f64", "a number"),
+    ("a sequence", "an array"),
+    ("a map", "an object"),
+    ("unit", "null"),
+    ("a borrowed string", "a string"),
+    ("a character", "a one-character string"),
+];
+
+/// `text` with `expected <rust>` (a whole word) said as `expected <words>`.
+fn replace_type(text: &str, rust: &str, words: &str) -> String {
+    let needle = format!("expected {rust}");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(&needle) {
+        let after = &rest[at + needle.len()..];
+        let whole = after.chars().next().is_none_or(|next| !next.is_alphanumeric() && next != '_');
+        out.push_str(&rest[..at]);
+        out.push_str(if whole { "expected " } else { &needle });
+        if whole {
+            out.push_str(words);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    // serde's "struct X" and "internally tagged enum X": an object.
+    for (rust, words) in [
+        ("expected struct ", "expected an object: "),
+        ("expected internally tagged enum ", "expected an object with its tag, of "),
+    ] {
+        out = out.replace(rust, words);
+    }
+    out
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::in_api_words;
+
+    #[test]
+    fn rust_types_become_the_api_words_and_missing_fields_are_pointed_at() {
+        let (pointer, detail) = in_api_words("/bonus", "invalid value: integer `300`, expected u8");
+        assert_eq!(
+            (pointer.as_str(), detail.as_str()),
+            ("/bonus", "invalid value: integer `300`, expected an integer from 0 to 255")
+        );
+        let (_, detail) = in_api_words("/x", "invalid type: string \"a\", expected f64");
+        assert_eq!(detail, "invalid type: string \"a\", expected a number");
+        let (_, detail) = in_api_words("/x", "invalid type: string \"a\", expected u8s");
+        assert!(detail.ends_with("expected u8s"), "{detail}");
+        let (pointer, detail) = in_api_words("/armies/a", "missing field `troops`");
+        assert_eq!((pointer.as_str(), detail.as_str()), ("/armies/a/troops", "`troops` is required and missing"));
+        let (pointer, detail) = in_api_words("", "unknown field `contingnecy`, expected `a` or `b`");
+        assert_eq!(pointer, "/contingnecy");
+        assert!(detail.contains("the fields are `a` or `b`"), "{detail}");
+        let (pointer, detail) =
+            in_api_words("/x/contingnecy", "unknown field `contingnecy`, expected one of `a`, `b`, `c`");
+        assert_eq!(pointer, "/x/contingnecy");
+        assert!(detail.ends_with("the fields are `a`, `b`, `c`"), "{detail}");
+    }
 }
 
 impl fmt::Display for FieldMismatch {

@@ -14,7 +14,9 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-pub use erased::{decode, AnyRuleset, AnyState, FieldMismatch, Refusal, Registered, RulesetSchemas, SchemaComponents};
+pub use erased::{
+    decode, in_api_words, AnyRuleset, AnyState, FieldMismatch, Refusal, Registered, RulesetSchemas, SchemaComponents,
+};
 
 use crate::{dice::JudgeRoll, viewer::Viewer, Actor, Decider, RuleError};
 

@@ -61,7 +61,7 @@ pub enum ZoneRpgEvent {
     /// The server seed, published.
     #[serde(rename = "dice.SeedRevealed")]
     SeedRevealed(crate::dice::SeedRevealed),
-    /// A judge's roll.
+    /// A judge rolled (docs/DICE.md "A judge's roll").
     #[serde(rename = "dice.JudgeRolled")]
     JudgeRolled(crate::dice::JudgeRolled),
     /// The initiative was assigned.

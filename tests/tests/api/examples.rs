@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::support::*;
 
 /// `path` with its parameters filled in for `ruleset`'s battle, the campaign and its first vote.
-fn fill(path: &str, battle: &str, campaign: &str, stream: &str) -> String {
+pub(crate) fn fill(path: &str, battle: &str, campaign: &str, stream: &str) -> String {
     path.replace("{battle_id}", battle)
         .replace("{campaign_id}", campaign)
         .replace("{stream}", stream)
@@ -18,7 +18,7 @@ fn fill(path: &str, battle: &str, campaign: &str, stream: &str) -> String {
 }
 
 /// The request examples of an operation, by name (`example` is named after the operation).
-fn request_examples(operation: &Value) -> Vec<(String, Value)> {
+pub(crate) fn request_examples(operation: &Value) -> Vec<(String, Value)> {
     let Some(body) = operation.pointer("/requestBody/content/application~1json") else { return Vec::new() };
     if let Some(example) = body.get("example") {
         return vec![("example".to_string(), example.clone())];

@@ -117,3 +117,44 @@ async fn live_events_catch_up_from_a_position_then_follow_new_appends() {
     app.stop_now().await;
     assert!(started.elapsed() < Duration::from_secs(5), "stopped in {:?}", started.elapsed());
 }
+
+/// Issue 26 item 10: a client that closes its live readers gets its places back at once: the
+/// next reader is admitted (within the `Retry-After: 1` a refusal names, not the 30 s the
+/// server took to notice a closed idle connection before).
+#[tokio::test]
+async fn a_closed_live_reader_frees_its_place_at_once() {
+    let app = spawn_app().await;
+    let token = app.token("observer", None).await;
+    let connect = || {
+        // A client of its own per reader: one connection each, closed when it is dropped.
+        let client = reqwest::Client::builder().pool_max_idle_per_host(0).build().expect("a client");
+        let (url, bearer) = (format!("{}/v1/events/live", app.address), format!("Bearer {token}"));
+        async move { client.get(url).header("authorization", bearer).send().await.expect("connected") }
+    };
+    let mut open = Vec::new();
+    loop {
+        let response = connect().await;
+        if response.status().as_u16() == 429 {
+            assert_eq!(response.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("1"));
+            break;
+        }
+        assert_eq!(response.status().as_u16(), 200);
+        open.push(response);
+        assert!(open.len() <= 64, "a token's share of live readers is bounded");
+    }
+    assert!(!open.is_empty());
+    drop(open);
+    // Each refusal says to retry after a second; three of them are far below the old 30 s.
+    let mut attempts = 0;
+    let admitted = loop {
+        attempts += 1;
+        let response = connect().await;
+        if response.status().as_u16() != 429 || attempts == 3 {
+            break response;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    };
+    assert_eq!(admitted.status().as_u16(), 200, "admitted again after {attempts} attempts");
+    drop(admitted);
+    app.stop().await;
+}

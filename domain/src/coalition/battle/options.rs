@@ -50,8 +50,23 @@ pub struct KillFormula {
     pub overkill: u32,
     /// Added to the target's d20 against a capture.
     pub capture_penalty: u32,
-    /// Faces of a d20 (counted from 20 down) on which a failed attempt's troops survive.
+    /// Faces of a d20 (counted from 20 down) on which a failed attempt's troops survive: 0 to
+    /// 20 (a d20 has no more faces).
+    #[serde(deserialize_with = "d20_faces")]
+    #[schema(maximum = 20)]
     pub spare: u32,
+}
+
+/// A count of a d20's faces: 0 to 20, refused beyond (the document says so too).
+fn d20_faces<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let faces = u32::deserialize(deserializer)?;
+    if faces > 20 {
+        return Err(serde::de::Error::invalid_value(
+            serde::de::Unexpected::Unsigned(u64::from(faces)),
+            &"an integer from 0 to 20 (the faces of a d20)",
+        ));
+    }
+    Ok(faces)
 }
 
 impl Default for KillFormula {

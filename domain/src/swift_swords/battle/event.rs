@@ -61,7 +61,7 @@ pub enum SwiftSwordsEvent {
     /// The server seed, published.
     #[serde(rename = "dice.SeedRevealed")]
     SeedRevealed(crate::dice::SeedRevealed),
-    /// A judge's roll.
+    /// A judge rolled (docs/DICE.md "A judge's roll").
     #[serde(rename = "dice.JudgeRolled")]
     JudgeRolled(crate::dice::JudgeRolled),
     /// A round began: everyone's action dice follow.

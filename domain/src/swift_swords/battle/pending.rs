@@ -82,7 +82,7 @@ pub enum AttackPurpose {
 
 /// An attack declared and waiting for its target's defence (or for its turn in a sequence).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = SwiftSwordsPendingAttack)]
+#[schema(as = SwiftSwordsAwaitedAttack)]
 pub struct PendingAttack {
     /// Its number in this battle.
     pub id: u32,
@@ -131,7 +131,7 @@ pub enum Destination {
 
 /// A figure moving out of contact, waiting for the opportunity attacks of the enemies it leaves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = SwiftSwordsPendingMove)]
+#[schema(as = SwiftSwordsAwaitedMove)]
 pub struct PendingMove {
     /// Who moves.
     pub mover: String,

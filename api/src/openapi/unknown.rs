@@ -1,0 +1,202 @@
+//! Unknown fields are refused at every depth (issue 26 item 8): a request body is walked
+//! against the schema the document gives it, and the first field no schema on the way names is
+//! reported by its JSON Pointer, so a typo (`"contingnecy"`) is a 400, not a silently lost
+//! field. One check for every route and ruleset, from the same document clients are generated
+//! from: a set-up or command type that does not say `deny_unknown_fields` is covered too, and so
+//! is a field inside a union variant or a map's values.
+
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// The document the checks read (built once).
+fn document() -> &'static Value {
+    static DOCUMENT: OnceLock<Value> = OnceLock::new();
+    DOCUMENT.get_or_init(super::spec_value)
+}
+
+/// The first field of the body of `method pattern` (a route pattern such as
+/// `/v1/battles/{battle_id}/strategies`) that its schema does not name: its JSON Pointer.
+/// `None` when every field is named, or the route has no body schema in the document.
+pub fn in_request(method: &str, pattern: &str, body: &Value) -> Option<String> {
+    let schema = document()
+        .get("paths")?
+        .get(pattern)?
+        .get(method.to_ascii_lowercase())?
+        .pointer("/requestBody/content/application~1json/schema")?;
+    first_unknown(body, schema, "")
+}
+
+/// As [`in_request`], against the component schema `name` (a ruleset's command union).
+pub fn in_component(name: &str, body: &Value) -> Option<String> {
+    let schema = document().pointer(&format!("/components/schemas/{name}"))?;
+    first_unknown(body, schema, "")
+}
+
+fn resolve(schema: &Value) -> &Value {
+    let mut schema = schema;
+    for _ in 0..32 {
+        match schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
+            Some(pointer) => match document().pointer(pointer) {
+                Some(target) => schema = target,
+                None => return schema,
+            },
+            None => return schema,
+        }
+    }
+    schema
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// How a value fits a schema, as far as its fields go.
+enum Fit {
+    /// Every field is named.
+    Named,
+    /// A field no schema names, by its pointer.
+    Unknown(String),
+    /// Not this schema at all (another type, another tag): for a union, another variant.
+    Other,
+}
+
+/// The pointer of the first unknown field of `value` under `schema`, `at` being its own.
+fn first_unknown(value: &Value, schema: &Value, at: &str) -> Option<String> {
+    match fit(value, schema, at) {
+        Fit::Unknown(pointer) => Some(pointer),
+        Fit::Named | Fit::Other => None,
+    }
+}
+
+fn fit(value: &Value, schema: &Value, at: &str) -> Fit {
+    let schema = resolve(schema);
+    if let Some(variants) = schema.get("oneOf").or_else(|| schema.get("anyOf")).and_then(Value::as_array) {
+        if let Some(chosen) = discriminated(value, schema) {
+            return fit(value, chosen, at);
+        }
+        // The variant the value fits; else what the deepest-reaching variant of its type and
+        // tags found (the one it was most likely meant as).
+        let mut best: Option<String> = None;
+        for variant in variants {
+            match fit(value, variant, at) {
+                Fit::Named => return Fit::Named,
+                Fit::Other => {}
+                Fit::Unknown(found) => {
+                    if best.as_ref().is_none_or(|best| found.matches('/').count() > best.matches('/').count()) {
+                        best = Some(found);
+                    }
+                }
+            }
+        }
+        return best.map_or(Fit::Other, Fit::Unknown);
+    }
+    if !of_type(value, schema) {
+        return Fit::Other;
+    }
+    match value {
+        Value::Object(fields) => {
+            let mut properties = serde_json::Map::new();
+            let parts: Vec<&Value> = schema
+                .get("allOf")
+                .and_then(Value::as_array)
+                .map(|parts| parts.iter().map(resolve).collect())
+                .unwrap_or_else(|| vec![schema]);
+            for part in &parts {
+                if !of_type(value, part) {
+                    return Fit::Other;
+                }
+                if let Some(named) = part.get("properties").and_then(Value::as_object) {
+                    properties.extend(named.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+            }
+            // A tag of another variant (`"by": "square"` against the `base` variant).
+            let tag_differs = properties.iter().any(|(key, property)| {
+                let allowed = resolve(property).get("enum").and_then(Value::as_array);
+                matches!((fields.get(key), allowed), (Some(given @ Value::String(_)), Some(allowed)) if allowed.len() == 1 && !allowed.contains(given))
+            });
+            if tag_differs {
+                return Fit::Other;
+            }
+            let additional = schema.get("additionalProperties");
+            // A free-form object (no properties named, no rule for others) takes anything.
+            if properties.is_empty() && additional.is_none() {
+                return Fit::Named;
+            }
+            for (key, field) in fields {
+                let here = format!("{at}/{}", escape(key));
+                let found = match (properties.get(key), additional) {
+                    (Some(property), _) => first_unknown(field, property, &here),
+                    (None, Some(Value::Bool(true))) => None,
+                    (None, Some(other @ Value::Object(_))) => first_unknown(field, other, &here),
+                    (None, _) => Some(here),
+                };
+                if let Some(found) = found {
+                    return Fit::Unknown(found);
+                }
+            }
+            Fit::Named
+        }
+        Value::Array(items) => {
+            let Some(item) = schema.get("items") else { return Fit::Named };
+            items
+                .iter()
+                .enumerate()
+                .find_map(|(index, value)| first_unknown(value, item, &format!("{at}/{index}")))
+                .map_or(Fit::Named, Fit::Unknown)
+        }
+        _ => Fit::Named,
+    }
+}
+
+/// Whether `value` is of a type `schema` allows (any, when it names none).
+fn of_type(value: &Value, schema: &Value) -> bool {
+    let name = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(number) if number.is_i64() || number.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let fits = |allowed: &Value| allowed == name || (name == "integer" && allowed == "number");
+    match schema.get("type") {
+        None => true,
+        Some(Value::Array(types)) => types.iter().any(fits),
+        Some(single) => fits(single),
+    }
+}
+
+/// The variant of a discriminated union `value` names, if it names one.
+fn discriminated<'a>(value: &Value, schema: &'a Value) -> Option<&'a Value> {
+    let discriminator = schema.get("discriminator")?;
+    let property = discriminator.get("propertyName")?.as_str()?;
+    let tag = value.get(property)?.as_str()?;
+    let reference = discriminator.get("mapping")?.get(tag)?.as_str()?;
+    let pointer = reference.strip_prefix('#')?;
+    document().pointer(pointer)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn a_typo_deep_in_a_coalition_set_up_is_found_and_a_right_one_passes() {
+        let document = crate::openapi::spec_value();
+        let example = document
+            .pointer(
+                "/paths/~1v1~1battles/post/requestBody/content/application~1json/examples/CreateCoalitionBattle/value",
+            )
+            .cloned()
+            .expect("the coalition battle example");
+        assert_eq!(super::in_request("POST", "/v1/battles", &example), None);
+        let mut typo = example.clone();
+        typo["engagement"]["attackr"] = json!("a");
+        assert_eq!(super::in_request("POST", "/v1/battles", &typo).as_deref(), Some("/engagement/attackr"));
+        let mut typo = example;
+        typo["armies"]["a"]["contingnecy"] = json!(true);
+        assert_eq!(super::in_request("POST", "/v1/battles", &typo).as_deref(), Some("/armies/a/contingnecy"));
+    }
+}
