@@ -420,3 +420,27 @@ fn a_battle_with_attempts_replays_to_the_same_state() {
     play.fight(kill(), 6, 3);
     assert_eq!(CoalitionBattle::fold(&play.events), play.state);
 }
+
+/// docs/DICE.md, "Coalition battle" step 5: the damage bonus reads the troops the target lost,
+/// not the casualty rate (seed 003 §4.3.3). Slots of 4,995 and 5,005 at a rate of 200 (20 %) lose
+/// 990 + 1,000 = 1,990 troops (each slot rounded down to a multiple of 10): 199 tenths of a
+/// percent, a bonus of 1 with `damage_step` 100, where the rate would give 2.
+#[test]
+fn the_damage_bonus_reads_the_troops_lost_not_the_casualty_rate() {
+    use herald_domain::{
+        coalition::battle::attempt::{resolve, AttackerAfter, TargetAfter},
+        dice::DiceTape,
+    };
+    let armies = armies();
+    let mut target = armies.b.clone();
+    target.slots.truncate(2);
+    target.slots[0].troops = 4_995;
+    target.slots[1].troops = 5_005;
+    let formula = KillFormula { defence: 0, overkill: 0, ..KillFormula::default() };
+    let attacker =
+        AttackerAfter { army: &armies.a, side: SideId::A, risked: &[500, 0, 0, 0], losses: &[0, 0, 0, 0], won: true };
+    let target = TargetAfter { army: &target, fought: &[4_995, 5_005], losses: &[990, 1_000] };
+    let resolved =
+        resolve(&formula, AttemptKind::Kill, attacker, target, &mut DiceTape::new([7; 32], 0)).expect("the dice roll");
+    assert_eq!(resolved.attacker_roll.expect("the pair was rolled").modifier, 1);
+}

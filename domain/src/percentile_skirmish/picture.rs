@@ -110,7 +110,10 @@ pub fn table_svg(state: &SkirmishState, title: &str) -> String {
         let text = fit(&format!("{} {}/{}", mini.id(), mini.life, mini.spec.profile.life), LABEL_FONT, table.width);
         let attributes = format!(r#" class="mini-label" data-mini="{}""#, escape(mini.id()));
         match placer.place(disc, text_width(&text, LABEL_FONT), height, REACH) {
-            Some(rect) => labels::text(&mut body, rect, LABEL_FONT, &text, &attributes),
+            Some(rect) => {
+                labels::leader(&mut body, disc, rect);
+                labels::text(&mut body, rect, LABEL_FONT, &text, &attributes);
+            }
             None => unplaced.push(text),
         }
     }

@@ -337,6 +337,25 @@ pub fn box_of(x: f64, y: f64, font_size: f64, text_length: f64) -> Rect {
     Rect::new(x, y - BASELINE_EMS * font_size, text_length, LINE_EMS * font_size)
 }
 
+/// A thin line from a marker to its label when the label is not right beside it.
+pub fn leader(svg: &mut String, marker: Rect, label: Rect) {
+    let (mx, my) = marker.centre();
+    let nearest_x = mx.clamp(label.x, label.right());
+    let nearest_y = my.clamp(label.y, label.bottom());
+    let (dx, dy) = (nearest_x - mx, nearest_y - my);
+    if dx.hypot(dy) <= marker.width.max(marker.height) / 2.0 + 4.0 {
+        return;
+    }
+    let _ = write!(
+        svg,
+        r##"<line class="leader" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#333" stroke-width="0.8"/>"##,
+        num(mx),
+        num(my),
+        num(nearest_x),
+        num(nearest_y)
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

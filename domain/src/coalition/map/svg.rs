@@ -241,7 +241,7 @@ pub fn render(title: &str, map: &Map, armies: &[ArmyMarker]) -> String {
         );
         match placer.place(*marker, text_width_in(&text, LABEL_FONT, Weight::Bold), height, REACH) {
             Some(rect) => {
-                leader(&mut body, *marker, rect);
+                labels::leader(&mut body, *marker, rect);
                 labels::text(&mut body, rect, LABEL_FONT, &text, &attributes);
             }
             None => unlabelled_armies.push(*army),
@@ -258,7 +258,7 @@ pub fn render(title: &str, map: &Map, armies: &[ArmyMarker]) -> String {
         );
         match placer.place(anchor, text_width(&text, LABEL_FONT - 1.0), labels::LINE_EMS * (LABEL_FONT - 1.0), REACH) {
             Some(rect) => {
-                leader(&mut body, anchor, rect);
+                labels::leader(&mut body, anchor, rect);
                 labels::text(&mut body, rect, LABEL_FONT - 1.0, &text, &attributes);
             }
             None => unnamed_sites.push(name),
@@ -276,25 +276,6 @@ pub fn render(title: &str, map: &Map, armies: &[ArmyMarker]) -> String {
     svg.push_str(&body);
     svg.push_str("</svg>");
     svg
-}
-
-/// A thin line from a marker to its label when the label is not right beside it.
-fn leader(svg: &mut String, marker: Rect, label: Rect) {
-    let (mx, my) = marker.centre();
-    let nearest_x = mx.clamp(label.x, label.right());
-    let nearest_y = my.clamp(label.y, label.bottom());
-    let (dx, dy) = (nearest_x - mx, nearest_y - my);
-    if dx.hypot(dy) <= marker.width.max(marker.height) / 2.0 + 4.0 {
-        return;
-    }
-    let _ = write!(
-        svg,
-        r##"<line class="leader" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#333" stroke-width="0.8"/>"##,
-        num(mx),
-        num(my),
-        num(nearest_x),
-        num(nearest_y)
-    );
 }
 
 /// The legend, from `top` down: what the colors and marks mean, and the armies and sites whose
