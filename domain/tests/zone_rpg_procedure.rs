@@ -335,6 +335,13 @@ fn refusals_of_attacks_and_reactions_name_their_code_and_rule() {
         stunt: None,
     };
     fight.refused_by(player("bob"), blasting_blow, "zone-rpg.death_blow_target", "Attacking");
+    let into_lava = herald_domain::zone_rpg::command::Manoeuvre::Shove { to: None, hazard: Some("lava".into()) };
+    fight.refused_by(
+        player("bob"),
+        non_lethal("Sybilla", "bandit", into_lava),
+        "zone-rpg.unknown_hazard",
+        "Non-lethal attacks",
+    );
     fight.by(player("bob"), attack("Sybilla", Some("sword"), "bandit"));
     // The attack on the bandit waits for his reaction: Theobald is not its target, and guarding
     // is for allies.

@@ -485,6 +485,14 @@ fn only_enemies_nearby_the_mover_may_make_opportunity_attacks_per_seed_001_oppor
         manoeuvre: None,
     };
     fight.refused(not_there, "zone-rpg.not_threatening", "Opportunity attacks");
+    let at_a_bystander = C::OpportunityAttack {
+        attacker: "bandit".into(),
+        target: "archer".into(),
+        weapon: Some("axe".into()),
+        impaired: false,
+        manoeuvre: None,
+    };
+    fight.refused(at_a_bystander, "zone-rpg.not_moving", "Opportunity attacks");
     fight.gm(decline("bandit"));
     assert_eq!(fight.character("Sybilla").zone, "b");
 }

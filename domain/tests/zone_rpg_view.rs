@@ -243,6 +243,12 @@ fn every_set_up_refusal_names_its_code_and_rule() {
     let mut t = base();
     t.characters[0].riding = Some("bandit".into());
     cases.push(("riding an enemy", t, "zone-rpg.cannot_ride", "Mounts and vehicles in combat"));
+    let mut t = base();
+    t.zones[0].at = Some(herald_domain::zone_rpg::map::MapPoint { x: 101, y: 0 });
+    cases.push(("a zone off the picture", t, "zone-rpg.map_point", "herald"));
+    let mut t = base();
+    t.options.durability.die = 1;
+    cases.push(("a durability die of one face", t, "zone-rpg.durability_die", "Combat gear degradation"));
     for (what, t, code, rule) in cases {
         let mut fight = Fight { state: Default::default(), events: vec![], seed: 0, accepted: vec![] };
         let error = fight.when(gm(), t.create(0)).expect_err(what);

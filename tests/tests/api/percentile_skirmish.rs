@@ -260,8 +260,31 @@ async fn a_skirmish_with_sealed_declarations_open_combat_a_spell_and_an_opportun
     let hit = shot["data"]["hit"] == true;
     assert_eq!(hit, shot["data"]["roll"]["value"].as_u64() <= shot["data"]["chance"]["chance"].as_u64());
     let events = table.act(alice, json!({"type": "end_actions", "mini": "red-archer"})).await;
-    // No mini is left below round 8 that has not acted: the turn ends, turn 2 begins.
-    assert!(find(&events, "percentile-skirmish.TurnEnded").is_some(), "{events:#?}");
+    // No mini has an initiative below 8, but the guard waited: round 7 is offered to blue (seed
+    // 002 INITIATIVE: "wait to perform actions on a later initiative round").
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
+    assert_eq!(
+        kinds,
+        ["percentile-skirmish.ActionsEnded", "percentile-skirmish.RoundEnded", "percentile-skirmish.RoundStarted"],
+        "{events:#?}"
+    );
+    let view = table.view(None).await;
+    assert_eq!((view["turn"].clone(), view["round"]["value"].clone()), (json!(1), json!(7)), "{view:#}");
+    // The guard lets that round go too: the turn ends, turn 2 begins.
+    let events = table.act(bob, json!({"type": "declare", "participant": "blue", "minis": []})).await;
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "percentile-skirmish.Declared",
+            "percentile-skirmish.RoundDeclared",
+            "percentile-skirmish.RoundEnded",
+            "percentile-skirmish.TurnEnded",
+            "percentile-skirmish.TurnStarted",
+            "percentile-skirmish.RoundStarted"
+        ],
+        "{events:#?}"
+    );
     assert_eq!(table.view(None).await["turn"], 2);
 
     // The views and the picture.
