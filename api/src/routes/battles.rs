@@ -36,6 +36,7 @@ pub struct EntropyRequest {
 
 /// `?at=<version>`: the state as of that event.
 #[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
 pub struct AtQuery {
     /// Stream version to fold up to (inclusive).
     pub at: Option<u64>,

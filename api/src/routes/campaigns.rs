@@ -313,6 +313,7 @@ pub struct AdjudicateRequest {
 
 /// `?at=<version>`.
 #[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
 pub struct AtQuery {
     /// Stream version to fold up to (inclusive).
     pub at: Option<u64>,

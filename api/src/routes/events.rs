@@ -34,6 +34,7 @@ pub enum ReadDirection {
 /// Paging and filters for event listings.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct EventQuery {
     /// First position (`$all`) or version (a stream) to read; default 0 (or the end, backwards).
     pub from: Option<u64>,
@@ -420,6 +421,7 @@ pub async fn live_events(
 /// Paging of the dice ledger: by stream version, like the stream's events.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct DiceQuery {
     /// First stream version to read (default 0).
     pub from: Option<u64>,
