@@ -130,7 +130,7 @@ impl<R: Ruleset> Play<R> {
         };
         let base = match cursor.key {
             DiceKey::Stream => SEED,
-            DiceKey::Turn(turn) => turn_seed(&SEED, self.stream, turn),
+            DiceKey::Turn(_) | DiceKey::Interval(_) => cursor.key.derive(&SEED, self.stream).expect("a derived key"),
             DiceKey::Reseal(_) => panic!("the worked examples never reveal early"),
         };
         assert_eq!(cursor.commitment, seed::commitment(&base), "the key in force is the one committed");
@@ -537,10 +537,14 @@ fn coalition_campaign_worked_example() {
         seed_commitment: commitment(),
         positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
         mercenaries: vec![],
+        interval_commitment: None,
     };
     play.by_at(judge(), create, at(0));
-    let turn_key =
-        TurnKeyCommitment { turn: 1, commitment: hex::encode(seed::commitment(&turn_seed(&SEED, STREAM, 1))) };
+    let turn_key = TurnKeyCommitment {
+        turn: 1,
+        commitment: hex::encode(seed::commitment(&turn_seed(&SEED, STREAM, 1))),
+        interval_commitment: None,
+    };
     play.by_at(judge(), CampaignCommand::OpenTurn { deadline: at(12), turn_key: Some(turn_key) }, at(1));
     play.by_at(
         player(&campaign_support::controller("Barrin")),
@@ -548,7 +552,7 @@ fn coalition_campaign_worked_example() {
         at(2),
     );
     play.by_at(judge(), CampaignCommand::LockTurn, at(12));
-    play.by_at(judge(), CampaignCommand::AdjudicateTurn { battle_results: vec![] }, at(13));
+    play.by_at(judge(), CampaignCommand::AdjudicateTurn { battle_results: vec![], interval_seed: None }, at(13));
     dump("coalition-campaign", &play);
     every_draw_recomputes(&play);
     compare(
