@@ -398,7 +398,11 @@ fn write_campaign(dir: &Path, sizes: &Sizes) -> Campaign {
         }
         run(CampaignCommand::LockTurn, &judge, round::time(turn, 13));
         let results = round::battle_results(&state(), &mut rng);
-        run(CampaignCommand::AdjudicateTurn { battle_results: results }, &judge, round::time(turn, 13));
+        run(
+            CampaignCommand::AdjudicateTurn { battle_results: results, interval_seed: None },
+            &judge,
+            round::time(turn, 13),
+        );
     }
     let deadline = Utc::now() + chrono::Duration::days(3650);
     run(CampaignCommand::OpenTurn { deadline, turn_key: None }, &judge, Utc::now());

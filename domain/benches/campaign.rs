@@ -96,7 +96,8 @@ fn open_and_post(round: &mut Round, turn: u32, rng: &mut Scenario) {
 /// Play one whole turn, returning the time its `AdjudicateTurn` took.
 fn play_turn(round: &mut Round, turn: u32, rng: &mut Scenario) -> Duration {
     open_and_post(round, turn, rng);
-    let command = CampaignCommand::AdjudicateTurn { battle_results: battle_results(&round.state, rng) };
+    let command =
+        CampaignCommand::AdjudicateTurn { battle_results: battle_results(&round.state, rng), interval_seed: None };
     let started = Instant::now();
     round.run(&command, judge(), time(turn, 13));
     started.elapsed()
@@ -318,7 +319,7 @@ fn adjudication(
     let mut round = create(&map, count, &mut rng);
     let iterations = if quick { 1 } else { 20 };
     open_and_post(&mut round, 1, &mut rng);
-    let first_turn = CampaignCommand::AdjudicateTurn { battle_results: Vec::new() };
+    let first_turn = CampaignCommand::AdjudicateTurn { battle_results: Vec::new(), interval_seed: None };
     let first = mean(iterations, || {
         let mut ctx = context(&round.state, judge(), time(1, 13));
         black_box(CoalitionCampaign::decide(&round.state, &first_turn, &mut ctx).expect("turn 1 adjudicates"));
@@ -330,7 +331,7 @@ fn adjudication(
     });
     let battle_results = battle_results(&round.state, &mut rng);
     let results = battle_results.len();
-    let command = CampaignCommand::AdjudicateTurn { battle_results };
+    let command = CampaignCommand::AdjudicateTurn { battle_results, interval_seed: None };
     let orders = round.state.orders.len();
     let adjudicate = |state: &CampaignState| {
         let mut ctx = context(state, judge(), time(2, 13));

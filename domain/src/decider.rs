@@ -36,6 +36,9 @@ pub enum DiceKey {
     Turn(u32),
     /// The `n`-th fresh seed (from 1), committed when a judge revealed the previous one early.
     Reseal(u32),
+    /// A campaign's seed for the dice drawn between the adjudication of turn `n` and the lock of
+    /// turn `n + 1` (a judge's roll, a sanction), derived from the root (docs/DICE.md "Keys").
+    Interval(u32),
 }
 
 impl DiceKey {
@@ -46,6 +49,28 @@ impl DiceKey {
             Self::Stream => "stream".into(),
             Self::Turn(turn) => format!("turn:{turn}"),
             Self::Reseal(n) => format!("reseal:{n}"),
+            Self::Interval(n) => format!("interval:{n}"),
+        }
+    }
+
+    /// The seed of this key as the documented derivation makes it from a campaign's root seed
+    /// (`turn` and `interval` keys; docs/DICE.md "Keys"); `None` for keys sealed on their own.
+    pub fn derive(&self, root: &[u8; 32], stream: &str) -> Option<[u8; 32]> {
+        use crate::dice::seed::{interval_seed, turn_seed};
+        match self {
+            Self::Turn(turn) => Some(turn_seed(root, stream, *turn)),
+            Self::Interval(after) => Some(interval_seed(root, stream, *after)),
+            Self::Stream | Self::Reseal(_) => None,
+        }
+    }
+
+    /// When a sealed seed of this key is revealed, in words (a verification report's `opens`).
+    pub fn opens(&self) -> String {
+        match self {
+            Self::Stream => "when the battle ends, or when the campaign round ends (its root)".into(),
+            Self::Turn(turn) => format!("right after turn {turn} is adjudicated"),
+            Self::Reseal(_) => "at the next reveal, or when the battle ends".into(),
+            Self::Interval(n) => format!("with the adjudication of turn {}", n.saturating_add(1)),
         }
     }
 }

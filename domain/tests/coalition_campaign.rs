@@ -103,6 +103,7 @@ fn setup() -> Round {
                 seed_commitment: "00".repeat(32),
                 positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
                 mercenaries: vec![],
+                interval_commitment: None,
             },
             judge(),
             at(8),
@@ -141,8 +142,9 @@ fn a_turn_of_text_orders_moves_armies_and_announces_the_battle_they_meet_in() {
     };
     assert_eq!(round.run(stolen, alice, at(12)).expect_err("refused"), "coalition.campaign.not_controller");
     round.run(CampaignCommand::LockTurn, judge(), at(21)).expect("locked");
-    let events =
-        round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(21)).expect("adjudicated");
+    let events = round
+        .run(CampaignCommand::AdjudicateTurn { battle_results: vec![], interval_seed: None }, judge(), at(21))
+        .expect("adjudicated");
     assert_eq!(round.state.armies["Sai Rei"].square, sq("8E"));
     assert_eq!(round.state.armies["Plague Host"].square, sq("8E"));
     let announced = events.iter().find_map(|e| match e {
@@ -155,7 +157,8 @@ fn a_turn_of_text_orders_moves_armies_and_announces_the_battle_they_meet_in() {
     // Next turn: the battle's result is applied, the loser is bumped to an empty square next to it.
     round.run(CampaignCommand::OpenTurn { deadline: at(23), turn_key: None }, judge(), at(22)).expect("opened");
     round.run(CampaignCommand::LockTurn, judge(), at(23)).expect("locked");
-    let missing = round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(23));
+    let missing =
+        round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![], interval_seed: None }, judge(), at(23));
     assert_eq!(missing.expect_err("refused"), "coalition.campaign.battle_unresolved");
     let result = BattleResult {
         battle: battle.clone(),
@@ -181,7 +184,9 @@ fn a_turn_of_text_orders_moves_armies_and_announces_the_battle_they_meet_in() {
         departure: None,
         withdrawn: vec![],
     };
-    round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![result] }, judge(), at(23)).expect("adjudicated");
+    round
+        .run(CampaignCommand::AdjudicateTurn { battle_results: vec![result], interval_seed: None }, judge(), at(23))
+        .expect("adjudicated");
     assert_eq!(round.state.armies["Sai Rei"].army.troops[0].troops, 3500);
     assert_eq!(round.state.armies["Plague Host"].army.troops[0].troops, 2800);
     let loser = round.state.armies["Plague Host"].square;
@@ -203,7 +208,9 @@ fn replaying_the_events_gives_the_same_state() {
     };
     round.run(post, alice, at(10)).expect("a long move");
     round.run(CampaignCommand::LockTurn, judge(), at(21)).expect("locked");
-    round.run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(21)).expect("adjudicated");
+    round
+        .run(CampaignCommand::AdjudicateTurn { battle_results: vec![], interval_seed: None }, judge(), at(21))
+        .expect("adjudicated");
     assert_eq!(round.state.armies["Sai Rei"].square, sq("5F"));
     assert_eq!(round.state.armies["Sai Rei"].long_move.len(), 1, "the second leg waits for next turn (§3.2.2.3)");
     let replayed = CoalitionCampaign::fold(round.events.iter());
@@ -245,6 +252,7 @@ fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2(
         seed_commitment: "00".repeat(32),
         positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
         mercenaries: vec![],
+        interval_commitment: None,
     };
     round.run(create, judge(), at(1)).expect("created");
     let new_lines = vec![TroopLine {
@@ -267,7 +275,7 @@ fn troops_change_only_after_two_days_in_a_base_the_army_heals_at_seed_003_2_3_2(
             .expect("opened");
         round.run(CampaignCommand::LockTurn, judge(), at(hour + 2)).expect("locked");
         round
-            .run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, judge(), at(hour + 2))
+            .run(CampaignCommand::AdjudicateTurn { battle_results: vec![], interval_seed: None }, judge(), at(hour + 2))
             .expect("adjudicated");
         let counted = round.state.days.armies["Sai Rei"].count.as_ref().expect("counting").days;
         assert_eq!(counted, days);
@@ -291,6 +299,7 @@ fn a_map_wider_than_the_alphabet_is_refused_because_its_squares_could_not_be_wri
         seed_commitment: "00".repeat(32),
         positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
         mercenaries: vec![],
+        interval_commitment: None,
     };
     assert_eq!(round.run(create, judge(), at(1)).expect_err("refused"), "coalition.campaign.map_bounds");
 }

@@ -204,7 +204,10 @@ fn a_sanction_on_an_army_in_battle_reaches_that_battle_seed_003_5_4_1() {
     round.run(CampaignCommand::LockTurn, seat("token:movement")).expect("locked");
     let battle = the_battle(
         &round
-            .run(CampaignCommand::AdjudicateTurn { battle_results: vec![] }, seat("token:movement"))
+            .run(
+                CampaignCommand::AdjudicateTurn { battle_results: vec![], interval_seed: None },
+                seat("token:movement"),
+            )
             .expect("adjudicated"),
     );
     let sanction = CampaignCommand::ImposeSanction {

@@ -181,6 +181,7 @@ fn each_battle_is_posted_with_its_weather_from_the_table_seed_003_4_1_2_5() {
         seed_commitment: "00".repeat(32),
         positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
         mercenaries: vec![],
+        interval_commitment: None,
     };
     quiet.run(create, judge()).expect("set up");
     let events = quiet.play_orders(&["Sai Rei: 12E > 14E; engage Rag"], vec![]);

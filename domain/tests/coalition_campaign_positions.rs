@@ -67,7 +67,8 @@ fn play(record: PositionsRecord, scenario: u64, armies: usize, turns: u32) -> Pl
         }
         played.run(&CampaignCommand::LockTurn, judge(), time(turn, 13));
         let state = played.states.last().cloned().unwrap_or_default();
-        let adjudicate = CampaignCommand::AdjudicateTurn { battle_results: battle_results(&state, &mut rng) };
+        let adjudicate =
+            CampaignCommand::AdjudicateTurn { battle_results: battle_results(&state, &mut rng), interval_seed: None };
         played.run(&adjudicate, judge(), time(turn, 13));
     }
     played

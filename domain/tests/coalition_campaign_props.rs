@@ -351,7 +351,7 @@ fn busy_round() -> (Round, BattleResult) {
 #[test]
 fn deciding_the_same_command_on_the_same_state_with_the_same_tape_gives_the_same_events_seed_003_3_1() {
     let (round, result) = busy_round();
-    let command = CampaignCommand::AdjudicateTurn { battle_results: vec![result] };
+    let command = CampaignCommand::AdjudicateTurn { battle_results: vec![result], interval_seed: None };
     let before = round.state.clone();
     let time = at(round.hour + 1);
     let first = round.decide_at(&command, judge(), time).expect("adjudicated");

@@ -201,6 +201,7 @@ impl Round {
             seed_commitment: "00".repeat(32),
             positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
             mercenaries,
+            interval_commitment: None,
         };
         round.run(create, judge())?;
         Ok(round)
@@ -282,7 +283,7 @@ impl Round {
             self.hour = self.hour.max((deadline - at(0)).num_hours());
             self.run(CampaignCommand::LockTurn, judge())?;
         }
-        self.run(CampaignCommand::AdjudicateTurn { battle_results: results }, judge())
+        self.run(CampaignCommand::AdjudicateTurn { battle_results: results, interval_seed: None }, judge())
     }
 
     /// A whole turn: open, each `(player, text)` post, lock, adjudicate with `results`.

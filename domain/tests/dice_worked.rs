@@ -50,6 +50,16 @@ fn commitment() -> String {
     hex::encode(seed::commitment(&SEED))
 }
 
+/// The seed of interval key `after_turn` (docs/DICE.md "Keys"), written out again here.
+fn interval_seed(root: &[u8; 32], campaign: &str, after_turn: u32) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(b"herald/interval-seed/v1");
+    hasher.update(root);
+    hasher.update(campaign.as_bytes());
+    hasher.update(after_turn.to_be_bytes());
+    hasher.finalize().into()
+}
+
 /// The seed of campaign turn `turn` (docs/DICE.md "Keys"), written out again here.
 fn turn_seed(root: &[u8; 32], campaign: &str, turn: u32) -> [u8; 32] {
     let mut hasher = Sha256::new();
@@ -130,7 +140,7 @@ impl<R: Ruleset> Play<R> {
         };
         let base = match cursor.key {
             DiceKey::Stream => SEED,
-            DiceKey::Turn(turn) => turn_seed(&SEED, self.stream, turn),
+            DiceKey::Turn(_) | DiceKey::Interval(_) => cursor.key.derive(&SEED, self.stream).expect("a derived key"),
             DiceKey::Reseal(_) => panic!("the worked examples never reveal early"),
         };
         assert_eq!(cursor.commitment, seed::commitment(&base), "the key in force is the one committed");
@@ -517,7 +527,7 @@ fn swift_swords_worked_example() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// coalition campaign: one turn with a random route
+// coalition campaign (`coalition-campaign@4`): one turn with players' entropy and a random route
 
 #[test]
 fn coalition_campaign_worked_example() {
@@ -537,18 +547,24 @@ fn coalition_campaign_worked_example() {
         seed_commitment: commitment(),
         positions_record: herald_domain::coalition::campaign::PositionsRecord::BeyondReports,
         mercenaries: vec![],
+        interval_commitment: Some(hex::encode(seed::commitment(&interval_seed(&SEED, STREAM, 0)))),
     };
     play.by_at(judge(), create, at(0));
-    let turn_key =
-        TurnKeyCommitment { turn: 1, commitment: hex::encode(seed::commitment(&turn_seed(&SEED, STREAM, 1))) };
+    let turn_key = TurnKeyCommitment {
+        turn: 1,
+        commitment: hex::encode(seed::commitment(&turn_seed(&SEED, STREAM, 1))),
+        interval_commitment: Some(hex::encode(seed::commitment(&interval_seed(&SEED, STREAM, 1)))),
+    };
     play.by_at(judge(), CampaignCommand::OpenTurn { deadline: at(12), turn_key: Some(turn_key) }, at(1));
-    play.by_at(
-        player(&campaign_support::controller("Barrin")),
-        posting(Some("Barrin: 13E > 11F"), vec![], false),
-        at(2),
-    );
+    let barrin = player(&campaign_support::controller("Barrin"));
+    for entropy in CONTRIBUTIONS {
+        play.by_at(barrin.clone(), CampaignCommand::ContributeEntropy { entropy: entropy.into() }, at(2));
+    }
+    play.by_at(barrin, posting(Some("Barrin: 13E > 11F"), vec![], false), at(2));
     play.by_at(judge(), CampaignCommand::LockTurn, at(12));
-    play.by_at(judge(), CampaignCommand::AdjudicateTurn { battle_results: vec![] }, at(13));
+    let interval_seed = Some(hex::encode(interval_seed(&SEED, STREAM, 0)));
+    play.by_at(judge(), CampaignCommand::AdjudicateTurn { battle_results: vec![], interval_seed }, at(13));
+    assert_eq!(play.contributions, CONTRIBUTIONS.map(String::from), "the turn's key mixes the contributions");
     dump("coalition-campaign", &play);
     every_draw_recomputes(&play);
     compare(

@@ -21,7 +21,7 @@ use herald_domain::coalition::{
 };
 use sha2::{Digest, Sha256};
 
-use herald_domain::Actor;
+use herald_domain::{dice::seed, Actor, DiceKey};
 use herald_store::{Direction, RecordedEvent};
 
 use super::{CommandMeta, CommandOutcome, Service};
@@ -36,17 +36,8 @@ pub fn battle_seed(root: &[u8; 32], battle: &str) -> [u8; 32] {
     hasher.finalize().into()
 }
 
-/// The seed of a campaign turn: `sha256("herald/turn-seed/v1" ‖ root seed ‖ campaign stream ‖
-/// turn as 4 bytes big-endian)` (docs/DICE.md "Campaign turn keys"). Revealing it exposes neither
-/// the root nor any other turn.
-pub fn turn_seed(root: &[u8; 32], campaign: &str, turn: u32) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    hasher.update(b"herald/turn-seed/v1");
-    hasher.update(root);
-    hasher.update(campaign.as_bytes());
-    hasher.update(turn.to_be_bytes());
-    hasher.finalize().into()
-}
+/// The seed of a campaign turn (docs/DICE.md "Keys"): derived from the sealed root.
+pub use herald_domain::dice::seed::turn_seed;
 
 /// Open the campaign's next turn, committing to its seed (derived from the sealed root). Blocking.
 pub fn open_turn(
@@ -60,9 +51,33 @@ pub fn open_turn(
     let root = service
         .sealed_seed(stream)?
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
-    let commitment = hex::encode(herald_domain::dice::seed::commitment(&turn_seed(&root, stream, turn)));
-    let command = CampaignCommand::OpenTurn { deadline, turn_key: Some(TurnKeyCommitment { turn, commitment }) };
+    let commit = |key: DiceKey| key.derive(&root, stream).map(|seed| hex::encode(seed::commitment(&seed)));
+    let commitment = hex::encode(seed::commitment(&turn_seed(&root, stream, turn)));
+    // A round of coalition-campaign@4 also commits to the key of the dice between this turn's
+    // adjudication and the next lock.
+    let interval_commitment = if state.interval_keyed { commit(DiceKey::Interval(turn)) } else { None };
+    let command = CampaignCommand::OpenTurn {
+        deadline,
+        turn_key: Some(TurnKeyCommitment { turn, commitment, interval_commitment }),
+    };
     service.execute_as::<CoalitionCampaign>(stream, &command, meta)
+}
+
+/// A new round's set-up with the commitment to its first interval key (`interval:0`, the dice
+/// before the first lock), derived from the root just sealed for `stream` (docs/DICE.md "Keys").
+pub fn commit_first_interval(
+    service: &Service,
+    stream: &str,
+    mut command: serde_json::Value,
+) -> Result<serde_json::Value, ApiError> {
+    let root = service
+        .sealed_seed(stream)?
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
+    let commitment = DiceKey::Interval(0).derive(&root, stream).map(|seed| hex::encode(seed::commitment(&seed)));
+    if let (Some(fields), Some(commitment)) = (command.as_object_mut(), commitment) {
+        fields.insert("interval_commitment".into(), serde_json::Value::String(commitment));
+    }
+    Ok(command)
 }
 
 /// Adjudicate a campaign's locked turn: gather the results of last turn's battles, decide, then
@@ -86,7 +101,14 @@ pub fn adjudicate(
     }
     let mut battle_results = battle_results(service, &state)?;
     battle_results.extend(settled);
-    let command = CampaignCommand::AdjudicateTurn { battle_results };
+    // The interval key this adjudication closes is published with the turn's report.
+    let after_turn = state.turn.saturating_sub(1);
+    let interval_seed = if state.interval_keys.get(&after_turn).is_some_and(|key| key.revealed.is_none()) {
+        service.key_seed(stream, DiceKey::Interval(after_turn))?.map(hex::encode)
+    } else {
+        None
+    };
+    let command = CampaignCommand::AdjudicateTurn { battle_results, interval_seed };
     let outcome = service.execute_as::<CoalitionCampaign>(stream, &command, meta.clone())?;
     // A retried adjudication (same Idempotency-Key) also opens what a crash may have left
     // unopened the first time: opening is idempotent.

@@ -114,7 +114,7 @@ fn seed_key(stream: &str) -> String {
 fn key_secret(stream: &str, key: DiceKey) -> String {
     match key {
         DiceKey::Reseal(n) => format!("{stream}#reseal-{n}"),
-        DiceKey::Stream | DiceKey::Turn(_) => stream.to_string(),
+        DiceKey::Stream | DiceKey::Turn(_) | DiceKey::Interval(_) => stream.to_string(),
     }
 }
 
@@ -125,7 +125,7 @@ pub fn key_seed(store: &dyn EventStore, stream: &str, key: DiceKey) -> Result<Op
     };
     Ok(match key {
         DiceKey::Stream | DiceKey::Reseal(_) => secret(&key_secret(stream, key))?,
-        DiceKey::Turn(turn) => secret(stream)?.map(|root| campaign::turn_seed(&root, stream, turn)),
+        DiceKey::Turn(_) | DiceKey::Interval(_) => secret(stream)?.and_then(|root| key.derive(&root, stream)),
     })
 }
 

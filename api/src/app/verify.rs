@@ -105,6 +105,13 @@ pub struct KeyReport {
     pub seed: Option<String>,
     /// `revealed`, `sealed` (used by a judge's verification) or `unavailable` (sealed to the caller).
     pub status: KeyStatus,
+    /// Whether the key was checked to derive from the revealed root by the documented derivation
+    /// (a campaign's turn and interval keys once the round ended; docs/DICE.md "Keys").
+    #[serde(default)]
+    pub derived: bool,
+    /// While the key is sealed to the caller: when its seed is published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opens: Option<String>,
 }
 
 /// The outcome of a verification.
@@ -253,8 +260,27 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
             return Err(VerifyError::Sealed(stream.to_string()));
         }
         let mut sources = BTreeSet::new();
+        // Once a root is revealed, every key derived from it must be the documented derivation:
+        // a key edited in the store (its commitment and its seed alike) is named here.
+        let root = cursor.committed(DiceKey::Stream).and_then(|root| root.revealed);
         for committed in &cursor.keys {
-            let (known, status) = match committed.revealed {
+            let derived = root.and_then(|root| committed.key.derive(&root, stream));
+            if let Some(derived) = derived {
+                if seed::commitment(&derived) != committed.commitment
+                    || committed.revealed.is_some_and(|revealed| revealed != derived)
+                {
+                    report.first_difference = Some(Difference {
+                        reason: format!(
+                            "key {} does not derive from the revealed root: its commitment or seed is not the \
+                             documented derivation (docs/DICE.md \"Keys\")",
+                            committed.key.id()
+                        ),
+                        ..difference_at(first)
+                    });
+                    return Ok(report);
+                }
+            }
+            let (known, status) = match committed.revealed.or(derived) {
                 Some(revealed) => (Some(revealed), KeyStatus::Revealed),
                 None if may_use_sealed => (super::key_seed(store, stream, committed.key)?, KeyStatus::Sealed),
                 None => (None, KeyStatus::Unavailable),
@@ -264,8 +290,10 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
             report.keys.push(KeyReport {
                 key: committed.key.id(),
                 commitment: hex::encode(committed.commitment),
-                seed: committed.revealed.map(hex::encode),
+                seed: committed.revealed.or(derived).map(hex::encode),
                 status,
+                derived: derived.is_some(),
+                opens: (status == KeyStatus::Unavailable).then(|| committed.key.opens()),
             });
             let Some(known) = known else {
                 report.sealed_keys.push(committed.key.id());
@@ -324,10 +352,16 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
     report.verified = true;
     report.result = if report.commands_sealed > 0 { VerifyResult::Partial } else { VerifyResult::Verified };
     if report.commands_sealed > 0 {
+        let opens: Vec<String> = report
+            .keys
+            .iter()
+            .filter_map(|key| key.opens.as_ref().map(|opens| format!("{} opens {opens}", key.key)))
+            .collect();
         report.notes.push(format!(
-            "{} commands drew dice from keys still sealed ({}) and were not replayed",
+            "{} commands drew dice from keys still sealed ({}) and were not replayed; {}",
             report.commands_sealed,
-            report.sealed_keys.join(", ")
+            report.sealed_keys.join(", "),
+            opens.join("; ")
         ));
     }
     Ok(report)

@@ -123,6 +123,21 @@ pub async fn create_stream(
     kind: StreamKind,
     body: serde_json::Value,
 ) -> Result<HttpResponse, ApiError> {
+    create_stream_then(req, actor, kind, body, None).await
+}
+
+/// What the service adds to a set-up command once the stream's seed is sealed (a campaign's
+/// commitment to its first interval key, derived from the root).
+pub type Completion = fn(&crate::app::Service, &str, serde_json::Value) -> Result<serde_json::Value, ApiError>;
+
+/// [`create_stream`], with the set-up command completed by `complete` after the seed is sealed.
+pub async fn create_stream_then(
+    req: &HttpRequest,
+    actor: Actor,
+    kind: StreamKind,
+    body: serde_json::Value,
+    complete: Option<Completion>,
+) -> Result<HttpResponse, ApiError> {
     crate::auth::require_host_scope(req)?;
     // Every field of the body at every depth must be one the set-up names (issue 26 item 8).
     let mut named = body.clone();
@@ -150,7 +165,11 @@ pub async fn create_stream(
     let stream = format!("{}-{id}", kind.prefix());
     let (worker, sealing) = (app.clone(), stream.clone());
     let commitment = blocking(move || worker.service.seal_seed(&sealing, supplied)).await?;
-    let command = ruleset.set_up(setup, hex::encode(commitment))?;
+    let mut command = ruleset.set_up(setup, hex::encode(commitment))?;
+    if let Some(complete) = complete {
+        let (worker, sealed) = (app.clone(), stream.clone());
+        command = blocking(move || complete(&worker.service, &sealed, command)).await?;
+    }
     let location = format!("/v1/{}s/{id}", kind.prefix());
     super::execute(req, actor, ruleset, stream, command, Some(location)).await
 }

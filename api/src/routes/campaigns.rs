@@ -300,6 +300,22 @@ pub struct RulingRequest {
     pub reason: String,
 }
 
+/// Entropy for the open turn's dice (docs/DICE.md "Keys").
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnEntropyRequest {
+    /// 1 to 1,024 characters of your choosing; hidden from everyone else until the lock.
+    pub entropy: String,
+}
+
+/// Close a round without a winner.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CloseRoundRequest {
+    /// Why.
+    pub reason: String,
+}
+
 /// Adjudicate the locked turn.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -373,7 +389,8 @@ pub async fn create_campaign(
     Authenticated(actor): Authenticated,
     body: web::Json<serde_json::Value>,
 ) -> Result<HttpResponse, ApiError> {
-    super::battles::create_stream(&req, actor, StreamKind::Campaign, body.into_inner()).await
+    let complete: super::battles::Completion = campaign::commit_first_interval;
+    super::battles::create_stream_then(&req, actor, StreamKind::Campaign, body.into_inner(), Some(complete)).await
 }
 
 /// Which campaign rounds to list: a page of them (docs/API.md "Paging"), and filters.
@@ -866,7 +883,7 @@ pub async fn open_turn(
     body: Json<OpenTurnRequest>,
 ) -> Result<HttpResponse, ApiError> {
     // The service commits to the turn's seed, derived from the sealed root (docs/DICE.md
-    // "Campaign turn keys"), so the command carries a field the client does not send.
+    // "Campaign keys"), so the command carries a field the client does not send.
     let id = path.into_inner();
     let state = state(&req)?;
     let meta = command_meta(&req, actor.clone())?;
@@ -896,6 +913,22 @@ command_route!(
     TroopsRequest,
     "Change an army's troops after 2 days in a base it heals at (its controller or a judge, seed 003 §2.3.2).",
     |b| CampaignCommand::ChangeTroops { army: b.army, troops: b.troops, legend: b.legend }
+);
+command_route!(
+    contribute_turn_entropy,
+    "/campaigns/{campaign_id}/entropy",
+    "/v1/campaigns/{campaign_id}/entropy",
+    TurnEntropyRequest,
+    "Mix entropy into the open turn's dice (a player of the round, until the movement lock; at most 4 each and 32 a turn): the turn's key, and the key of the dice between its adjudication and the next lock, mix every contribution made before the lock (docs/DICE.md \"Keys\"). Refused after the lock (`entropy_after_lock`), for anyone but the round's players (`not_participant`) and over the caps (`entropy_limit`).",
+    |b| CampaignCommand::ContributeEntropy { entropy: b.entropy }
+);
+command_route!(
+    close_round,
+    "/campaigns/{campaign_id}/close",
+    "/v1/campaigns/{campaign_id}/close",
+    CloseRoundRequest,
+    "Close the round without a winner (an admin): nothing more is decided, and the service publishes the root seed every key of the round derives from (docs/DICE.md \"Keys\").",
+    |b| CampaignCommand::CloseRound { reason: b.reason }
 );
 command_route!(
     rule_on_army,

@@ -74,6 +74,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(campaigns::set_controllers)
                 .service(campaigns::open_turn)
                 .service(campaigns::rule_on_army)
+                .service(campaigns::contribute_turn_entropy)
+                .service(campaigns::close_round)
                 .service(campaigns::change_troops)
                 .service(campaigns::lock_turn)
                 .service(campaigns::adjudicate_turn)

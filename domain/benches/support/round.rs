@@ -113,6 +113,7 @@ pub fn set_up(
         seed_commitment,
         positions_record: record,
         mercenaries: Vec::new(),
+        interval_commitment: None,
     }
 }
 

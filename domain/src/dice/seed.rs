@@ -29,3 +29,26 @@ pub fn parse_hex32(text: &str) -> Option<[u8; 32]> {
     let bytes = hex::decode(text.trim()).ok()?;
     bytes.try_into().ok()
 }
+
+/// The seed of a campaign turn: `sha256("herald/turn-seed/v1" ‖ root ‖ campaign stream ‖ turn as
+/// 4 bytes big-endian)` (docs/DICE.md "Keys"). Revealing it exposes neither the root nor any
+/// other key.
+pub fn turn_seed(root: &[u8; 32], campaign: &str, turn: u32) -> [u8; 32] {
+    derive(b"herald/turn-seed/v1", root, campaign, turn)
+}
+
+/// The seed of a campaign's dice between the adjudication of turn `after_turn` (0: the set-up)
+/// and the lock of the next: `sha256("herald/interval-seed/v1" ‖ root ‖ campaign stream ‖
+/// after_turn as 4 bytes big-endian)` (docs/DICE.md "Keys").
+pub fn interval_seed(root: &[u8; 32], campaign: &str, after_turn: u32) -> [u8; 32] {
+    derive(b"herald/interval-seed/v1", root, campaign, after_turn)
+}
+
+fn derive(label: &[u8], root: &[u8; 32], campaign: &str, turn: u32) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(label);
+    hasher.update(root);
+    hasher.update(campaign.as_bytes());
+    hasher.update(turn.to_be_bytes());
+    hasher.finalize().into()
+}

@@ -143,13 +143,15 @@ async fn a_campaign_turn_moves_armies_opens_their_battle_and_applies_its_result_
     assert!(text.contains(&format!("Sai Rei: {from} > {}{column}", row + 3)), "{text}");
 
     // A judge replays every command of the round with the sealed root seed; anyone else replays
-    // every adjudicated turn from its revealed turn seed (docs/DICE.md "Campaign turn keys").
+    // every adjudicated turn from its revealed turn seed (docs/DICE.md "Keys").
     let verify = format!("/v1/streams/campaign-{id}/verify");
     let report = app.request("GET", &verify, Some(&cast.judge), None).await;
     assert_eq!(report.body["result"], "verified", "{:#}", report.body);
     let report = app.request("GET", &verify, Some(&cast.alice), None).await;
     assert_eq!(report.body["result"], "verified", "{:#}", report.body);
-    assert_eq!(report.body["sealed_keys"], serde_json::json!(["stream"]), "the root stays sealed");
+    // The root stays sealed until the round ends, and so does the key of the dice drawn since
+    // the last adjudication (interval:3, published with turn 4's report).
+    assert_eq!(report.body["sealed_keys"], serde_json::json!(["stream", "interval:3"]), "{:#}", report.body);
     let battle_report = app.request("GET", &format!("/v1/battles/{battle_id}/verify"), None, None).await;
     assert_eq!(battle_report.body["result"], "verified", "the battle's seed is revealed when it ends");
 

@@ -280,9 +280,9 @@ async fn an_outsider_recomputes_every_die_of_a_campaign_turn_from_its_revealed_t
     let report = app.request("GET", &format!("/v1/streams/{stream}/verify"), None, None).await;
     assert_eq!(report.status, 200, "{:#}", report.body);
     assert_eq!(report.body["result"], "verified", "{:#}", report.body);
-    assert_eq!(report.body["sealed_keys"], json!(["stream"]), "{:#}", report.body);
+    assert_eq!(report.body["sealed_keys"], json!(["stream", "interval:2"]), "{:#}", report.body);
     let keys: Vec<&Value> = report.body["keys"].as_array().expect("keys").iter().map(|k| &k["key"]).collect();
-    assert_eq!(keys, vec!["stream", "turn:1", "turn:2"]);
+    assert_eq!(keys, vec!["stream", "turn:1", "turn:2", "interval:0", "interval:1", "interval:2"]);
     let judged = app.request("GET", &format!("/v1/streams/{stream}/verify"), Some(&cast.judge), None).await;
     assert_eq!(judged.body["result"], "verified", "{:#}", judged.body);
     assert_eq!(judged.body["seed"], "sealed");

@@ -5,6 +5,7 @@ mod support;
 
 mod auth;
 mod campaign;
+mod campaign_dice;
 mod coalition_round;
 mod commitments;
 mod concurrency;

@@ -17,7 +17,7 @@ async fn the_registered_rulesets_are_listed_with_their_rules_schemas_and_docs() 
         rulesets.iter().find(|r| r["kind"] == kind && r["id"] == id).unwrap_or_else(|| panic!("{kind} {id}"))
     };
     let campaign = find("campaign", "coalition");
-    assert_eq!(campaign["rules"], "coalition-campaign@3");
+    assert_eq!(campaign["rules"], "coalition-campaign@4");
     assert_eq!(campaign["picture"], "map.svg");
     assert_eq!(find("battle", "coalition")["tactical"], false);
     let spec = app.request("GET", "/openapi.json", None, None).await;
@@ -146,7 +146,7 @@ async fn a_judge_rolls_on_a_campaign_stream_for_a_sanction_and_the_roll_replays(
     .await;
     let events = events_of(&reply);
     let rolled = find(&events, "dice.JudgeRolled").expect("the roll");
-    assert_eq!(rolled["rules"], "coalition-campaign@3");
+    assert_eq!(rolled["rules"], "coalition-campaign@4");
     // The campaign's seed stays sealed: a judge verifies it, an anonymous reader may not yet.
     let verified = app.request("GET", &format!("/v1/streams/{stream}/verify"), Some(&cast.judge), None).await;
     assert_eq!(verified.body["result"], "verified", "{:#}", verified.body);

@@ -143,6 +143,11 @@ pub enum CampaignCommand {
         /// and replays as it was recorded.
         #[serde(default, skip_serializing_if = "PositionsRecord::is_every_army")]
         positions_record: PositionsRecord,
+        /// `sha256` of the seed of the dice drawn before the first turn's lock (key `interval:0`),
+        /// derived from the root; filled in by the service (docs/DICE.md "Keys"). A stored command
+        /// without it set up its round under `coalition-campaign@3` and replays as recorded.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        interval_commitment: Option<String>,
     },
     /// Change who controls an army directly (the Movement or Battle Judge, seed 003 §5.2,
     /// §5.2.2.2): a change that breaks §5.3 needs `accept_illegal`, and must be undone within a turn.
@@ -318,7 +323,7 @@ pub enum CampaignCommand {
         /// Orders must be posted by this time.
         deadline: DateTime<Utc>,
         /// The commitment to the turn's seed, derived from the campaign's sealed root; filled in
-        /// by the service (docs/DICE.md "Campaign turn keys").
+        /// by the service (docs/DICE.md "Campaign keys").
         #[serde(default, skip_serializing_if = "Option::is_none")]
         turn_key: Option<TurnKeyCommitment>,
     },
@@ -344,6 +349,11 @@ pub enum CampaignCommand {
         /// Results of the battles announced last turn, filled in by the service.
         #[serde(default)]
         battle_results: Vec<BattleResult>,
+        /// The seed of the interval key the adjudication closes (`interval:<turn − 1>`), derived
+        /// from the root; filled in by the service and published with the turn's report
+        /// (docs/DICE.md "Keys").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        interval_seed: Option<String>,
     },
     /// A new troop makeup after 2 days in a base the army heals at (seed 003 §2.3.2; its
     /// controller or a judge).
@@ -368,10 +378,24 @@ pub enum CampaignCommand {
     /// A judge rolls dice the rules leave to the judge (docs/DICE.md "A judge's roll").
     JudgeRoll(crate::dice::JudgeRoll),
     /// Publish an adjudicated turn's seed (the service, right after the adjudication; never the
-    /// root): anyone can then recompute the turn's dice (docs/DICE.md "Campaign turn keys").
+    /// root): anyone can then recompute the turn's dice (docs/DICE.md "Campaign keys").
     RevealTurnSeed {
-        /// The turn's seed, 64 hex digits; filled in by the service.
+        /// The turn's seed, 64 hex digits; filled in by the service. Once the round has ended
+        /// (`coalition-campaign@4`), the root's seed: every key of the round is then derived.
         seed: String,
+    },
+    /// Mix entropy into the open turn's key (a player of the round, up to the movement lock;
+    /// docs/DICE.md "Keys"): the turn's dice, and those between its adjudication and the next
+    /// lock, are keyed with every contribution made before the lock.
+    ContributeEntropy {
+        /// 1 to 1,024 characters; hidden from everyone but its contributor until the lock.
+        entropy: String,
+    },
+    /// Close the round without a winner (an admin): the root seed is revealed, and every key of
+    /// the round is shown to derive from it (docs/DICE.md "Keys").
+    CloseRound {
+        /// Why.
+        reason: String,
     },
 }
 
@@ -382,6 +406,10 @@ pub struct TurnKeyCommitment {
     pub turn: u32,
     /// `sha256(turn seed)`, hex.
     pub commitment: String,
+    /// `sha256` of the seed of the dice drawn after this turn's adjudication until the next lock
+    /// (key `interval:<turn>`), hex; present from `coalition-campaign@4`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_commitment: Option<String>,
 }
 
 /// An order for one army, as data.

@@ -42,12 +42,24 @@ pub struct Setup<'a> {
     pub seed_commitment: &'a str,
     /// What the round's movement events list in `positions`.
     pub positions_record: PositionsRecord,
+    /// The commitment to key `interval:0` (`coalition-campaign@4`), filled in by the service.
+    pub interval_commitment: Option<&'a str>,
 }
 
 /// Set up the round (a judge or admin, seed 003 §2.5): the map, the players, the teams' armies,
 /// each side's authority over the control list (§5.2.2.1) and the mercenaries (§2.5.3, ch. 6).
 pub fn create(state: &CampaignState, ctx: &Context, setup: Setup<'_>) -> Result<Vec<CampaignEvent>, RuleError> {
-    let Setup { name, map, players, entries, mercenaries, options, seed_commitment, positions_record } = setup;
+    let Setup {
+        name,
+        map,
+        players,
+        entries,
+        mercenaries,
+        options,
+        seed_commitment,
+        positions_record,
+        interval_commitment,
+    } = setup;
     if state.created {
         return Err(refuse("already_exists", "this campaign already exists", SERVICE_RULES));
     }
@@ -76,6 +88,13 @@ pub fn create(state: &CampaignState, ctx: &Context, setup: Setup<'_>) -> Result<
         return Err(refuse(
             "seed_commitment_malformed",
             "the seed commitment must be 64 hex digits",
+            "herald: docs/DICE.md",
+        ));
+    }
+    if interval_commitment.is_some_and(|commitment| crate::dice::seed::parse_hex32(commitment).is_none()) {
+        return Err(refuse(
+            "seed_commitment_malformed",
+            "the interval key's commitment must be 64 hex digits",
             "herald: docs/DICE.md",
         ));
     }
@@ -136,6 +155,7 @@ pub fn create(state: &CampaignState, ctx: &Context, setup: Setup<'_>) -> Result<
         seed_commitment: seed_commitment.to_lowercase(),
         at: Some(ctx.recorded_at),
         positions_record,
+        interval_commitment: interval_commitment.map(str::to_lowercase),
     }];
     for entry in entries {
         let square = squares.get(&entry.army.name).copied().ok_or_else(|| {

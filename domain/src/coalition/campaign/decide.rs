@@ -58,8 +58,17 @@ pub fn decide(
 ) -> Result<Vec<CampaignEvent>, RuleError> {
     use super::control::decide as control;
     use CampaignCommand as C;
-    if let C::CreateCampaign { name, map, players, armies, options, seed_commitment, mercenaries, positions_record } =
-        command
+    if let C::CreateCampaign {
+        name,
+        map,
+        players,
+        armies,
+        options,
+        seed_commitment,
+        mercenaries,
+        positions_record,
+        interval_commitment,
+    } = command
     {
         let setup = Setup {
             name,
@@ -70,14 +79,22 @@ pub fn decide(
             options,
             seed_commitment,
             positions_record: *positions_record,
+            interval_commitment: interval_commitment.as_deref(),
         };
         return create(state, ctx, setup);
     }
     if !state.created {
         return Err(refuse("not_found", "no such campaign", SERVICE_RULES));
     }
+    // The seeds still due are published after the end: nothing else is decided any more.
+    if let C::RevealTurnSeed { seed } = command {
+        return super::entropy::reveal(state, ctx, seed);
+    }
     if let Some(victory) = &state.victory {
         return Err(refuse("round_over", format!("the round is over: {:?} won", victory.team), victory.rule.as_str()));
+    }
+    if let Some(reason) = &state.closed {
+        return Err(refuse("round_over", format!("an admin closed the round: {reason}"), SERVICE_RULES));
     }
     let one = |event: CampaignEvent| Ok(vec![event]);
     match command {
@@ -154,7 +171,9 @@ pub fn decide(
         C::ChangeScreenName { from, to } => {
             one(CampaignEvent::ScreenNameChanged(super::newcomers::rename(state, ctx, from, to)?))
         }
-        C::RevealTurnSeed { seed } => reveal_turn_seed(state, ctx, seed),
+        C::RevealTurnSeed { seed } => super::entropy::reveal(state, ctx, seed),
+        C::ContributeEntropy { entropy } => one(super::entropy::contribute(state, ctx, entropy)?),
+        C::CloseRound { reason } => one(super::entropy::close_round(ctx, reason)?),
         C::OpenTurn { deadline, turn_key } => {
             require_judge(state, ctx, "open a turn")?;
             if state.phase != TurnPhase::Closed {
@@ -168,23 +187,37 @@ pub fn decide(
                 return Err(refuse("deadline_in_past", "a turn's deadline must be in the future", "seed 003 §3.1"));
             }
             let turn = state.turn + 1;
-            let seed_commitment = match turn_key {
-                None => None,
-                Some(key) if key.turn == turn && crate::dice::seed::parse_hex32(&key.commitment).is_some() => {
-                    Some(key.commitment.to_lowercase())
+            let (seed_commitment, interval_commitment) = match turn_key {
+                None if state.interval_keyed => {
+                    return Err(refuse(
+                        "turn_key_missing",
+                        "a turn of this round opens with commitments to its keys, which the service fills in",
+                        crate::dice::sealed::DICE_RULES,
+                    ))
+                }
+                None => (None, None),
+                Some(key)
+                    if key.turn == turn
+                        && crate::dice::seed::parse_hex32(&key.commitment).is_some()
+                        && key.interval_commitment.as_deref().map_or(!state.interval_keyed, |interval| {
+                            state.interval_keyed && crate::dice::seed::parse_hex32(interval).is_some()
+                        }) =>
+                {
+                    (Some(key.commitment.to_lowercase()), key.interval_commitment.as_deref().map(str::to_lowercase))
                 }
                 Some(key) => {
                     return Err(refuse(
                         "turn_key_mismatch",
                         format!(
-                            "the turn key offered is for turn {}, not turn {turn}, or is not 64 hex digits",
+                            "the turn key offered is for turn {}, not turn {turn}, or is not 64 hex digits, or \
+                             its interval commitment is missing or not 64 hex digits",
                             key.turn
                         ),
                         crate::dice::sealed::DICE_RULES,
                     ))
                 }
             };
-            one(CampaignEvent::TurnOpened { turn, deadline: *deadline, seed_commitment })
+            one(CampaignEvent::TurnOpened { turn, deadline: *deadline, seed_commitment, interval_commitment })
         }
         C::PostOrders { text, orders, private, on_behalf_of } => {
             super::posting::post_orders(state, ctx, text.as_deref(), orders, *private, on_behalf_of.as_deref())
@@ -196,45 +229,17 @@ pub fn decide(
                 _ => Err(refuse("turn_not_open", "there is no open turn to lock", "seed 003 §3.1")),
             }
         }
-        C::AdjudicateTurn { battle_results } => super::adjudicate::adjudicate(state, battle_results, ctx),
+        C::AdjudicateTurn { battle_results, interval_seed } => {
+            // The interval key the adjudication closes is published with the turn's report.
+            let mut events = super::adjudicate::adjudicate(state, battle_results, ctx)?;
+            events.extend(super::entropy::reveal_interval(state, ctx, interval_seed.as_deref())?);
+            Ok(events)
+        }
         C::ChangeTroops { army, troops, legend } => {
             super::troops::change_troops(state, ctx, army, troops, legend.as_ref())
         }
         C::RuleOnArmy { army, square, reason } => rule_on_army(state, ctx, army, *square, reason),
     }
-}
-
-/// Publish the seed of the adjudicated turn whose seed is due (docs/DICE.md "Campaign turn
-/// keys"): the service does it right after the adjudication; it must match the turn's commitment.
-fn reveal_turn_seed(state: &CampaignState, ctx: &Context, seed_hex: &str) -> Result<Vec<CampaignEvent>, RuleError> {
-    use crate::dice::{sealed::DICE_RULES, seed};
-    if !matches!(ctx.actor.role, crate::Role::Judge | crate::Role::Admin | crate::Role::System) {
-        return Err(RuleError::forbidden(
-            "coalition.campaign.not_a_judge",
-            "only a judge or the service may reveal a turn's seed",
-            DICE_RULES,
-        ));
-    }
-    let Some(turn) = state.turn_key_due() else {
-        return Err(refuse("no_turn_seed_due", "no adjudicated turn has a sealed seed", DICE_RULES));
-    };
-    let parsed = (seed_hex.len() == 64)
-        .then(|| seed::parse_hex32(seed_hex))
-        .flatten()
-        .ok_or_else(|| refuse("seed_malformed", "a seed is 64 hexadecimal digits", DICE_RULES))?;
-    let committed = state.turn_keys.get(&turn).and_then(|key| seed::parse_hex32(&key.commitment));
-    if committed != Some(seed::commitment(&parsed)) {
-        return Err(refuse(
-            "seed_mismatch",
-            format!("this seed does not match the commitment published when turn {turn} opened"),
-            DICE_RULES,
-        ));
-    }
-    Ok(vec![CampaignEvent::TurnSeedRevealed {
-        turn,
-        seed: hex::encode(parsed),
-        effective_seed: hex::encode(seed::effective_seed(&parsed, &ctx.stream, &[])),
-    }])
 }
 
 /// A judge's ruling moving an army (seed 003 §3.3.3): a numbered call the Battle Judge may

@@ -71,6 +71,12 @@ pub enum CampaignEvent {
         /// up before it was chosen, which list every army.
         #[serde(default, skip_serializing_if = "PositionsRecord::is_every_army")]
         positions_record: PositionsRecord,
+        /// `sha256` of the seed of key `interval:0` (the dice drawn before the first turn's lock),
+        /// hex. Its presence marks a round of `coalition-campaign@4`: players mix entropy into
+        /// each turn, nothing draws from the root, and the root is revealed when the round ends
+        /// (docs/DICE.md "Keys").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        interval_commitment: Option<String>,
     },
     /// An army was put on the map (seed 003 §2.5.2.3).
     #[serde(rename = "coalition.ArmyPlaced")]
@@ -98,10 +104,14 @@ pub enum CampaignEvent {
         /// The movement deadline.
         deadline: DateTime<Utc>,
         /// `sha256(turn seed)`, hex: every die of the turn is drawn from the turn's seed, revealed
-        /// when the turn is adjudicated (docs/DICE.md "Campaign turn keys"). Absent in rounds
+        /// when the turn is adjudicated (docs/DICE.md "Campaign keys"). Absent in rounds
         /// recorded before turn keys (`coalition-campaign@2`), whose dice stay on the root's tape.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seed_commitment: Option<String>,
+        /// `sha256` of the seed of key `interval:<turn>`, hex: the dice drawn after this turn's
+        /// adjudication until the next lock (`coalition-campaign@4`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        interval_commitment: Option<String>,
     },
     /// A player (or a judge re-posting a PM) posted orders.
     #[serde(rename = "coalition.OrdersPosted")]
@@ -191,15 +201,54 @@ pub enum CampaignEvent {
         /// of three teams) a judge settles it with the adjudication.
         automatic: bool,
     },
-    /// An adjudicated turn's seed was published (docs/DICE.md "Campaign turn keys").
+    /// An adjudicated turn's seed was published (docs/DICE.md "Campaign keys").
     #[serde(rename = "coalition.TurnSeedRevealed")]
     TurnSeedRevealed {
         /// The turn.
         turn: u32,
         /// The turn's seed, hex; its SHA-256 is the commitment in the turn's `TurnOpened`.
         seed: String,
-        /// The tape's key, hex: `sha256(seed ‖ sha256(stream))`.
+        /// The tape's key, hex: `sha256(seed ‖ sha256(stream) ‖ sha256(c1) ‖ …)`, with the
+        /// contributions made to the turn before its lock (none before `coalition-campaign@4`).
         effective_seed: String,
+    },
+    /// A player mixed entropy into the open turn's key (docs/DICE.md "Keys"); `entropy` is
+    /// hidden from all but its contributor until the turn is locked.
+    #[serde(rename = "coalition.TurnEntropyContributed")]
+    TurnEntropyContributed {
+        /// The turn.
+        turn: u32,
+        /// The text contributed; its SHA-256 enters the turn's and the next interval's keys.
+        entropy: String,
+        /// The player.
+        by: String,
+    },
+    /// The seed of an interval key, published with the next turn's report (docs/DICE.md "Keys").
+    #[serde(rename = "coalition.IntervalSeedRevealed")]
+    IntervalSeedRevealed {
+        /// The key is `interval:<after_turn>`: drawn from after that turn's adjudication (0: the
+        /// set-up) until the next lock.
+        after_turn: u32,
+        /// The seed, hex; its SHA-256 is the commitment published before its first draw.
+        seed: String,
+        /// The tape's key, hex: `sha256(seed ‖ sha256(stream) ‖ sha256(c1) ‖ …)` with the
+        /// contributions to turn `after_turn`.
+        effective_seed: String,
+    },
+    /// An admin closed the round without a winner.
+    #[serde(rename = "coalition.RoundClosed")]
+    RoundClosed {
+        /// Who.
+        by: String,
+        /// Why.
+        reason: String,
+    },
+    /// The round is over and its root seed is published: every turn and interval key of the round
+    /// derives from it (docs/DICE.md "Keys").
+    #[serde(rename = "coalition.RootSeedRevealed")]
+    RootSeedRevealed {
+        /// The root seed, hex; its SHA-256 is the `seed_commitment` of `CampaignCreated`.
+        seed: String,
     },
     /// The turn's adjudication is complete.
     #[serde(rename = "coalition.TurnAdjudicated")]

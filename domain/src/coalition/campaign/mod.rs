@@ -13,6 +13,7 @@ pub mod command;
 pub mod control;
 pub mod create;
 pub mod decide;
+pub mod entropy;
 pub mod event;
 mod evolve;
 pub mod judges;
@@ -44,9 +45,15 @@ impl crate::Decider for CoalitionCampaign {
     type Command = CampaignCommand;
     type Event = CampaignEvent;
     /// `@3`: each turn draws from its own seed, committed when the turn opens and revealed
-    /// when it is adjudicated (docs/DICE.md "Campaign turn keys"); rounds recorded under `@2`
+    /// when it is adjudicated (docs/DICE.md "Campaign keys"); rounds recorded under `@2`
     /// (no commitment in `TurnOpened`) fold and replay as before, on the root's tape.
-    const RULES: &'static str = "coalition-campaign@3";
+    ///
+    /// `@4` (issue 25): players mix entropy into each turn until its lock, the dice between
+    /// adjudications come from interval keys published with the next turn's report, nothing draws
+    /// from the root, and the root is published when the round ends (docs/DICE.md "Keys"); rounds
+    /// whose first event commits to no interval key (recorded under `@3`) fold and replay as
+    /// recorded.
+    const RULES: &'static str = "coalition-campaign@4";
 
     fn decide(
         state: &CampaignState,

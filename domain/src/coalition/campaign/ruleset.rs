@@ -83,6 +83,7 @@ impl Ruleset for CoalitionCampaign {
             seed_commitment,
             mercenaries: setup.mercenaries,
             positions_record: super::event::PositionsRecord::BeyondReports,
+            interval_commitment: None,
         }
     }
 

@@ -175,9 +175,27 @@ pub struct CampaignState {
     /// Each announced battle's weather (seed 003 §4.1.2.5).
     #[serde(default)]
     pub weather: BTreeMap<String, String>,
-    /// Each turn's committed seed, by turn (docs/DICE.md "Campaign turn keys").
+    /// Each turn's committed seed, by turn (docs/DICE.md "Campaign keys").
     #[serde(default)]
     pub turn_keys: BTreeMap<u32, TurnKey>,
+    /// A round of `coalition-campaign@4` (its first event commits to key `interval:0`): players
+    /// mix entropy into each turn, the dice between adjudications come from interval keys, and
+    /// nothing draws from the root, which is revealed when the round ends.
+    #[serde(default)]
+    pub interval_keyed: bool,
+    /// Each interval key's committed seed, by the turn after whose adjudication it is drawn from
+    /// (0: from the set-up).
+    #[serde(default)]
+    pub interval_keys: BTreeMap<u32, TurnKey>,
+    /// Entropy contributed to each turn, in order (docs/DICE.md "Keys").
+    #[serde(default)]
+    pub entropy: BTreeMap<u32, Vec<crate::dice::EntropyContributed>>,
+    /// Why an admin closed the round, if one did.
+    #[serde(default)]
+    pub closed: Option<String>,
+    /// The root seed, hex, once revealed at the round's end (`coalition-campaign@4`).
+    #[serde(default)]
+    pub root_revealed: Option<String>,
 }
 
 /// A campaign turn's seed: its commitment and, once the turn is adjudicated, the seed.
@@ -190,14 +208,40 @@ pub struct TurnKey {
 }
 
 impl CampaignState {
-    /// The key the campaign's dice come from now: the open (or locked) turn's seed, or the root's
-    /// tape between turns and in rounds recorded before turn keys.
+    /// The key the campaign's dice come from now. In a round of `coalition-campaign@4`: the
+    /// turn's key from its lock through its adjudication (the contributions are then final), an
+    /// interval key otherwise (`interval:<n>` from turn `n`'s adjudication until turn `n + 1`'s
+    /// lock). Before: the open (or locked) turn's key, or the root's tape between turns and in
+    /// rounds recorded before turn keys.
     pub fn dice_key(&self) -> DiceKey {
+        if self.interval_keyed {
+            return match self.phase {
+                TurnPhase::Locked { .. } => DiceKey::Turn(self.turn),
+                TurnPhase::Open { .. } => DiceKey::Interval(self.turn.saturating_sub(1)),
+                TurnPhase::Closed => DiceKey::Interval(self.turn),
+            };
+        }
         match self.phase {
             TurnPhase::Open { .. } | TurnPhase::Locked { .. } if self.turn_keys.contains_key(&self.turn) => {
                 DiceKey::Turn(self.turn)
             }
             _ => DiceKey::Stream,
+        }
+    }
+
+    /// Whether the round is over: won, or closed by an admin.
+    pub fn ended(&self) -> bool {
+        self.victory.is_some() || self.closed.is_some()
+    }
+
+    /// The entropy mixed into `key`'s tape: a turn's key and the interval after it take the
+    /// contributions made to that turn before its lock; other keys none.
+    pub fn contributions(&self, key: DiceKey) -> Vec<String> {
+        match key {
+            DiceKey::Turn(turn) | DiceKey::Interval(turn) if self.interval_keyed => {
+                self.entropy.get(&turn).map(|made| made.iter().map(|c| c.entropy.clone()).collect()).unwrap_or_default()
+            }
+            _ => Vec::new(),
         }
     }
 
@@ -207,13 +251,25 @@ impl CampaignState {
         self.turn_keys.iter().find(|(turn, key)| key.revealed.is_none() && adjudicated(**turn)).map(|(turn, _)| *turn)
     }
 
-    /// The dice cursor: the root seed is never revealed; each turn's seed is derived from it and
-    /// revealed once the turn is adjudicated.
+    /// Whether the root seed is now due to be revealed: the round of `coalition-campaign@4` is
+    /// over.
+    pub fn root_due(&self) -> bool {
+        self.interval_keyed && self.ended() && self.root_revealed.is_none()
+    }
+
+    /// The dice cursor: the root seed is revealed only when a round of `coalition-campaign@4`
+    /// ends; each turn's and interval's seed is derived from it, a turn's revealed once the turn
+    /// is adjudicated, an interval's with the next turn's adjudication.
     pub fn dice_cursor(&self) -> Option<DiceCursor> {
         use crate::dice::seed::parse_hex32;
         let root = parse_hex32(self.seed_commitment.as_deref()?)?;
         let due = self.turn_key_due();
-        let mut keys = vec![CommittedKey { key: DiceKey::Stream, commitment: root, revealed: None, reveal_due: false }];
+        let mut keys = vec![CommittedKey {
+            key: DiceKey::Stream,
+            commitment: root,
+            revealed: self.root_revealed.as_deref().and_then(parse_hex32),
+            reveal_due: self.root_due(),
+        }];
         for (turn, key) in &self.turn_keys {
             keys.push(CommittedKey {
                 key: DiceKey::Turn(*turn),
@@ -222,15 +278,23 @@ impl CampaignState {
                 reveal_due: due == Some(*turn),
             });
         }
+        for (after, key) in &self.interval_keys {
+            keys.push(CommittedKey {
+                key: DiceKey::Interval(*after),
+                commitment: parse_hex32(&key.commitment)?,
+                revealed: key.revealed.as_deref().and_then(parse_hex32),
+                reveal_due: false,
+            });
+        }
         let key = self.dice_key();
         let current = keys.iter().find(|committed| committed.key == key)?;
         let (commitment, revealed) = (current.commitment, current.revealed);
         Some(DiceCursor {
             key,
             commitment,
-            contributions: Vec::new(),
+            contributions: self.contributions(key),
             next_word: self.next_word,
-            reveal_due: due.is_some(),
+            reveal_due: due.is_some() || self.root_due(),
             revealed,
             keys,
         })
@@ -239,7 +303,20 @@ impl CampaignState {
     /// Apply one event (the decider's `evolve`).
     pub fn apply(&mut self, event: &CampaignEvent) {
         match event {
-            CampaignEvent::CampaignCreated { name, map, players, options, seed_commitment, at, positions_record } => {
+            CampaignEvent::CampaignCreated {
+                name,
+                map,
+                players,
+                options,
+                seed_commitment,
+                at,
+                positions_record,
+                interval_commitment,
+            } => {
+                if let Some(commitment) = interval_commitment {
+                    self.interval_keyed = true;
+                    self.interval_keys.insert(0, TurnKey { commitment: commitment.clone(), revealed: None });
+                }
                 if let Some(at) = at {
                     for player in players {
                         self.control.last_posted.insert(player.name.clone(), *at);
@@ -271,9 +348,12 @@ impl CampaignState {
                     state.controllers = controllers.iter().cloned().collect();
                 }
             }
-            CampaignEvent::TurnOpened { turn, deadline, seed_commitment } => {
+            CampaignEvent::TurnOpened { turn, deadline, seed_commitment, interval_commitment } => {
                 if let Some(commitment) = seed_commitment {
                     self.turn_keys.insert(*turn, TurnKey { commitment: commitment.clone(), revealed: None });
+                }
+                if let Some(commitment) = interval_commitment {
+                    self.interval_keys.insert(*turn, TurnKey { commitment: commitment.clone(), revealed: None });
                 }
                 self.turn = *turn;
                 self.phase = TurnPhase::Open { deadline: *deadline };
@@ -407,6 +487,19 @@ impl CampaignState {
                     key.revealed = Some(seed.clone());
                 }
             }
+            CampaignEvent::IntervalSeedRevealed { after_turn, seed, .. } => {
+                if let Some(key) = self.interval_keys.get_mut(after_turn) {
+                    key.revealed = Some(seed.clone());
+                }
+            }
+            CampaignEvent::TurnEntropyContributed { turn, entropy, by } => {
+                self.entropy
+                    .entry(*turn)
+                    .or_default()
+                    .push(crate::dice::EntropyContributed { entropy: entropy.clone(), by: by.clone() });
+            }
+            CampaignEvent::RoundClosed { reason, .. } => self.closed = Some(reason.clone()),
+            CampaignEvent::RootSeedRevealed { seed } => self.root_revealed = Some(seed.clone()),
             CampaignEvent::TurnAdjudicated { next_word, .. } => {
                 self.next_word = *next_word;
                 self.phase = TurnPhase::Closed;

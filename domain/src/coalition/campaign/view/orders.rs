@@ -46,6 +46,18 @@ pub fn visible_orders(state: &CampaignState, viewer: &Viewer) -> Vec<PostedOrder
 /// are hidden from the other team until the turn is locked (seed 003 §3.1); in a secret vote, a
 /// ballot's choice is the voter's and the judges' alone (§1.4).
 pub fn redact_campaign_event(data: &mut Value, campaign: &CampaignState, viewer: &Viewer) {
+    // Entropy is sealed from everyone but its contributor, judges included, until the turn's
+    // lock: whoever saw every contribution before the lock could pick a last one to steer the
+    // turn's dice (docs/DICE.md "Keys").
+    if data.get("type").and_then(Value::as_str) == Some("coalition.TurnEntropyContributed") {
+        let turn = data.get("turn").and_then(Value::as_u64);
+        let open = matches!(campaign.phase, TurnPhase::Open { .. }) && turn == Some(u64::from(campaign.turn));
+        let mine = data.get("by").and_then(Value::as_str).is_some_and(|by| viewer.is_player(by));
+        if open && !mine {
+            hide(data, &["entropy"]);
+        }
+        return;
+    }
     if viewer.is_judge() {
         return;
     }
