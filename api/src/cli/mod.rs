@@ -162,6 +162,9 @@ pub struct ServeArgs {
     /// repeat for several (comma-separated in the environment variable) [default: none].
     #[arg(long = "cors-origin", env = "HERALD_CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
+    /// MiB the sled log leaves free on its disk; below it writes answer 507 [default: 64].
+    #[arg(long, env = "HERALD_STORAGE_RESERVE_MB")]
+    pub storage_reserve_mb: Option<u64>,
 }
 
 impl ServeArgs {
@@ -188,6 +191,9 @@ impl ServeArgs {
         }
         if !self.cors_origins.is_empty() {
             settings.cors_origins = self.cors_origins.clone();
+        }
+        if let Some(reserve) = self.storage_reserve_mb {
+            settings.storage_reserve_mb = reserve;
         }
         Ok(settings)
     }

@@ -9,6 +9,7 @@ mod coalition_round;
 mod commitments;
 mod concurrency;
 mod dice;
+mod disk_full;
 mod errors;
 mod events;
 mod examples;
