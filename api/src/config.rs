@@ -31,6 +31,10 @@ pub struct Settings {
     /// Origins a browser app may call the API from (CORS), e.g. `https://maps.example.org`.
     /// Empty (the default): no cross-origin access.
     pub cors_origins: Vec<String>,
+    /// MiB the sled log leaves free on its filesystem (`64`): below that, writes are refused
+    /// with `507 storage_full` (nothing recorded) so that reads keep working; they resume by
+    /// themselves once there is that much free again. `0` writes until the disk is full.
+    pub storage_reserve_mb: u64,
 }
 
 /// Who may read `/metrics` (`metrics` in the config file, `--metrics`, `HERALD_METRICS`).
@@ -92,6 +96,7 @@ impl Default for Settings {
             live_readers: LiveReaderLimits::default(),
             metrics: MetricsExposure::default(),
             cors_origins: Vec::new(),
+            storage_reserve_mb: herald_store::DEFAULT_RESERVE >> 20,
         }
     }
 }

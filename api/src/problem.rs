@@ -64,6 +64,7 @@ pub const CODES: &[(&str, u16, &str)] = &[
     ("too_many_requests", 429, "Too many requests"),
     ("internal", 500, "Internal error"),
     ("unavailable", 503, "Service unavailable"),
+    ("storage_full", 507, "Insufficient storage"),
 ];
 
 /// An API error.
@@ -126,6 +127,10 @@ pub enum ApiError {
     /// at a limit of the whole server.
     #[error("{0}")]
     Unavailable(String),
+    /// The disk holding the log is full: the write was not recorded; reads go on, and writes
+    /// resume by themselves once the host frees space (507, with `Retry-After`).
+    #[error("{0}")]
+    StorageFull(String),
     /// Something broke inside; the cause is logged, not returned (500).
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -153,6 +158,7 @@ impl ApiError {
             Self::Rule(rule) => ("rule_violation", rule.message.clone(), Some(rule.rule.clone())),
             Self::TooManyRequests(detail) => ("too_many_requests", detail.clone(), None),
             Self::Unavailable(detail) => ("unavailable", detail.clone(), None),
+            Self::StorageFull(detail) => ("storage_full", detail.clone(), None),
             Self::Internal(_) => ("internal", "the server failed to handle the request; it is logged".into(), None),
         }
     }
@@ -198,6 +204,11 @@ impl From<StoreError> for ApiError {
             StoreError::WrongExpectedVersion { .. } => Self::Conflict(error.to_string()),
             StoreError::CommandIdReused { .. } => Self::Conflict(error.to_string()),
             StoreError::Invalid(detail) => Self::Malformed(detail),
+            StoreError::StorageFull(_) => Self::StorageFull(
+                "the server's disk is full: this write was not recorded; reads go on, and writes resume once the host frees space"
+                    .into(),
+            ),
+            StoreError::Unavailable(detail) => Self::Unavailable(format!("the store cannot write for now: {detail}")),
             other => Self::internal(other),
         }
     }
@@ -220,6 +231,10 @@ impl ResponseError for ApiError {
         }
         if matches!(self, Self::Unavailable(_) | Self::TooManyRequests(_)) {
             response.insert_header(("Retry-After", "1"));
+        }
+        if matches!(self, Self::StorageFull(_)) {
+            // Space is freed by a person, not in a second.
+            response.insert_header(("Retry-After", "30"));
         }
         response.json(problem)
     }

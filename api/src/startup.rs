@@ -61,7 +61,8 @@ impl Application {
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
         let location = StoreLocation::from_settings(&settings)?;
         let opening = location.clone();
-        let store: Arc<dyn EventStore> = web::block(move || opening.open())
+        let reserve = settings.storage_reserve_mb.saturating_mul(1 << 20);
+        let store: Arc<dyn EventStore> = web::block(move || opening.open_reserving(reserve))
             .await?
             .map_err(|error| anyhow::anyhow!("cannot open the event log {}: {error:#}", location.describe()))?;
         let catalog = Arc::new(Catalog::new());

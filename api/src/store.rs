@@ -49,6 +49,20 @@ impl StoreLocation {
         Ok(store)
     }
 
+    /// [`Self::open`], a sled log leaving `reserve` bytes free on its disk
+    /// (`SledStore::set_reserve`).
+    pub fn open_reserving(&self, reserve: u64) -> anyhow::Result<Arc<dyn EventStore>> {
+        let store: Arc<dyn EventStore> = match self {
+            Self::Sled(dir) => {
+                let store = SledStore::open(dir)?;
+                store.set_reserve(reserve);
+                Arc::new(store)
+            }
+            Self::Postgres(_) => self.open()?,
+        };
+        Ok(store)
+    }
+
     /// Bring a PostgreSQL log's schema up to this build's version; returns the versions applied.
     /// A sled log has nothing to migrate.
     pub fn migrate(&self) -> anyhow::Result<Vec<i32>> {

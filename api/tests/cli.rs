@@ -352,3 +352,67 @@ fn herald_verify_campaign_checks_the_campaign_and_the_battles_it_announced() {
     assert!(local.status.success(), "{stdout}{}", String::from_utf8_lossy(&local.stderr));
     assert!(stdout.contains("2 streams: 2 verified"), "{stdout}");
 }
+
+/// A tmpfs of `size` on a fresh directory (root only: `None`, saying why, elsewhere but on CI).
+fn mount_tmpfs(size: &str) -> Option<(tempfile::TempDir, std::path::PathBuf)> {
+    let parent = tempfile::tempdir().expect("temp dir");
+    let disk = parent.path().join("disk");
+    std::fs::create_dir(&disk).expect("mount point");
+    let status =
+        Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(&disk).status();
+    match status {
+        Ok(status) if status.success() => Some((parent, disk)),
+        other => {
+            assert!(std::env::var_os("CI").is_none(), "CI runs as root and must run this test: mount said {other:?}");
+            eprintln!("SKIPPED: mounting a tmpfs needs root (mount said {other:?}); CI runs this test as root");
+            None
+        }
+    }
+}
+
+// Issue 27, item 3: an import is all or nothing.
+#[test]
+fn an_import_that_fails_on_a_full_disk_leaves_nothing_and_the_next_import_works() {
+    let (source, _) = two_battles();
+    let export_dir = tempfile::tempdir().expect("temp dir");
+    let file = export_dir.path().join("backup.ndjson.gz");
+    let exported = herald(&["export", file.to_str().expect("a path")], source.path());
+    assert!(exported.status.success(), "{}", String::from_utf8_lossy(&exported.stderr));
+    let Some((_parent, disk)) = mount_tmpfs("4m") else { return };
+    // The disk is full: a file takes every byte.
+    {
+        use std::io::Write;
+        let mut filler = std::fs::File::create(disk.join("filler")).expect("filler");
+        while filler.write_all(&[0u8; 4096]).and_then(|()| filler.sync_all()).is_ok() {}
+        while filler.write_all(&[0u8; 64]).and_then(|()| filler.sync_all()).is_ok() {}
+    }
+    let target = disk.join("restored");
+    let failed = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["import", file.to_str().expect("a path"), "--data-dir"])
+        .arg(&target)
+        .output()
+        .expect("herald runs");
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    let unmount = || drop(Command::new("umount").arg("-l").arg(&disk).status());
+    if failed.status.success() {
+        unmount();
+        panic!("a full disk cannot hold the import: {stderr}");
+    }
+    let left: Vec<_> = std::fs::read_dir(&disk).expect("the disk").map(|e| e.expect("entry").file_name()).collect();
+    unmount();
+    assert!(stderr.contains("nothing was imported"), "{stderr}");
+    assert_eq!(left, ["filler"], "the failed import left nothing");
+    // The same import, where there is room: all of it.
+    let room = tempfile::tempdir().expect("temp dir");
+    let target = room.path().join("restored");
+    let imported = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["import", file.to_str().expect("a path"), "--data-dir"])
+        .arg(&target)
+        .output()
+        .expect("herald runs");
+    assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
+    let left: Vec<_> = std::fs::read_dir(room.path()).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(left, ["restored"], "nothing but the imported log");
+    let verified = herald(&["verify", "--all"], &target);
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+}

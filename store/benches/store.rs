@@ -324,7 +324,7 @@ fn bench_replay(c: &mut Criterion) {
             encoded_bytes += encode_event(event).len() as u64;
         }
     }
-    store.db().flush().expect("flush");
+    store.db().expect("the database").flush().expect("flush");
     let (apparent, allocated) = dir_bytes(dir.path());
     summary(format!(
         "(e) disk: {allocated} bytes allocated ({apparent} apparent) for {replay_events} events; \
@@ -334,7 +334,7 @@ fn bench_replay(c: &mut Criterion) {
         allocated as f64 / encoded_bytes as f64,
     ));
 
-    let events = store.db().open_tree(herald_store::codec::EVENTS_TREE).expect("events tree");
+    let events = store.db().expect("the database").open_tree(herald_store::codec::EVENTS_TREE).expect("events tree");
     let mut group = c.benchmark_group("d_replay");
     group.throughput(Throughput::Elements(replay_sample));
     group.bench_function("store_read_stream", |b| {

@@ -33,6 +33,14 @@ pub enum StoreError {
     /// Another process holds the log open (sled allows one process at a time: a running server).
     #[error("the log in {0} is in use by another process (a running herald server?)")]
     Locked(String),
+    /// The disk holding the log is full (or over quota): writes are refused, with nothing
+    /// recorded, until space is freed; reads go on. Writes resume by themselves.
+    #[error("the disk holding the log is full: {0}")]
+    StorageFull(String),
+    /// The store cannot write for now (its disk failed a write, or it is reconnecting); nothing
+    /// was recorded. Retrying later may succeed.
+    #[error("the store cannot write for now: {0}")]
+    Unavailable(String),
     /// The store is shutting down.
     #[error("the store is closed")]
     Closed,

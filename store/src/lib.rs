@@ -31,7 +31,7 @@ pub mod sled_store;
 
 pub use error::StoreError;
 pub use postgres::{PostgresOptions, PostgresStore};
-pub use sled_store::{Durability, SledStore};
+pub use sled_store::{Durability, SledStore, DEFAULT_RESERVE};
 pub use types::*;
 
 /// A durable, ordered event log.
@@ -134,6 +134,12 @@ pub trait EventStore: Send + Sync + 'static {
         _visit: &mut dyn FnMut(StoredCommand) -> std::ops::ControlFlow<()>,
     ) -> Result<u64, StoreError> {
         Err(StoreError::Invalid("this store cannot list its commands".into()))
+    }
+
+    /// Why writes fail, while they do and the store knows why (a full disk:
+    /// [`StoreError::StorageFull`]); `None` while they succeed. For `/readyz`.
+    fn write_failure(&self) -> Option<StoreError> {
+        None
     }
 
     /// A watch on the head position of `$all`, for async live subscriptions.

@@ -48,7 +48,7 @@ fn verify(dir: &Path, acks: &[Ack], commands: &[CommandAck], round: usize) -> u6
     let total = all.len() as u64;
 
     // On disk: every stored event decodes under its own position, and the index and heads agree.
-    let events = store.db().open_tree(EVENTS_TREE).expect("events tree");
+    let events = store.db().expect("the database").open_tree(EVENTS_TREE).expect("events tree");
     for (expected, entry) in (0u64..).zip(events.iter()) {
         let (key, bytes) = entry.expect("scan events");
         assert_eq!(decode_u64(&key).expect("position key"), expected, "round {round}: $all has a gap");
@@ -56,8 +56,8 @@ fn verify(dir: &Path, acks: &[Ack], commands: &[CommandAck], round: usize) -> u6
         assert_eq!(&event, &all[expected as usize], "round {round}: event stored under another position");
     }
     assert_eq!(events.len() as u64, total, "round {round}: head and events tree disagree");
-    let heads = store.db().open_tree(HEADS_TREE).expect("heads tree");
-    let index = store.db().open_tree(STREAMS_TREE).expect("streams tree");
+    let heads = store.db().expect("the database").open_tree(HEADS_TREE).expect("heads tree");
+    let index = store.db().expect("the database").open_tree(STREAMS_TREE).expect("streams tree");
     let mut per_stream: HashMap<&str, u64> = HashMap::new();
     for event in &all {
         *per_stream.entry(&event.stream).or_default() += 1;

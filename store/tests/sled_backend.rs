@@ -33,7 +33,7 @@ fn an_event_tampered_through_the_codec_reads_back_changed() {
     let (store, _dir) = herald_store::conformance::sled_store();
     let stream = unique_stream("battle");
     let result = store.append(request(&stream, ExpectedVersion::Any, 2)).expect("append");
-    let events = store.db().open_tree(codec::EVENTS_TREE).expect("events tree");
+    let events = store.db().expect("the database").open_tree(codec::EVENTS_TREE).expect("events tree");
     let key = position_key(result.events[1].position);
     let mut event = decode_event(&events.get(key).expect("get").expect("stored")).expect("decode");
     event.data = serde_json::json!({ "n": 99 }).into();
@@ -48,7 +48,7 @@ fn damaged_event_bytes_are_a_backend_error_not_a_panic() {
     let (store, _dir) = herald_store::conformance::sled_store();
     let stream = unique_stream("battle");
     store.append(request(&stream, ExpectedVersion::Any, 2)).expect("append");
-    let events = store.db().open_tree(codec::EVENTS_TREE).expect("events tree");
+    let events = store.db().expect("the database").open_tree(codec::EVENTS_TREE).expect("events tree");
     events.insert(position_key(1), &[1, 2, 3][..]).expect("damage");
     assert!(matches!(store.read_all(0, 10), Err(StoreError::Backend(_))));
     assert!(matches!(store.read_stream(&stream, 0, Direction::Forwards, 10), Err(StoreError::Backend(_))));
@@ -174,4 +174,19 @@ fn a_store_opened_for_process_crashes_only_never_syncs() {
     let store = SledStore::open_with(dir.path(), herald_store::Durability::ProcessCrash).expect("open");
     store.append(request(&unique_stream("battle"), ExpectedVersion::Any, 3)).expect("append");
     assert_eq!(store.syncs(), 0);
+}
+
+#[test]
+fn an_unfinished_snapshot_left_by_a_failed_start_is_removed_and_the_log_opens() {
+    // A start on a full disk leaves a 0-byte `snap.<lsn>.generating` (issue 27); sled 0.34
+    // reads it at the next start as a corrupted snapshot and refuses to open.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let stream = unique_stream("battle");
+    let written = SledStore::open(dir.path()).expect("open").append(request(&stream, ExpectedVersion::NoStream, 3));
+    let written = written.expect("append");
+    let unfinished = dir.path().join("snap.00000000000FFFFF.generating");
+    std::fs::write(&unfinished, b"").expect("the file a failed start leaves");
+    let store = SledStore::open(dir.path()).expect("the log opens");
+    assert!(!unfinished.exists(), "the unfinished snapshot was removed");
+    assert_eq!(read_all_to_end(&store), written.events);
 }

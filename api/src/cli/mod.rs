@@ -162,6 +162,9 @@ pub struct ServeArgs {
     /// repeat for several (comma-separated in the environment variable) [default: none].
     #[arg(long = "cors-origin", env = "HERALD_CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
+    /// MiB the sled log leaves free on its disk; below it writes answer 507 [default: 64].
+    #[arg(long, env = "HERALD_STORAGE_RESERVE_MB")]
+    pub storage_reserve_mb: Option<u64>,
 }
 
 impl ServeArgs {
@@ -188,6 +191,9 @@ impl ServeArgs {
         }
         if !self.cors_origins.is_empty() {
             settings.cors_origins = self.cors_origins.clone();
+        }
+        if let Some(reserve) = self.storage_reserve_mb {
+            settings.storage_reserve_mb = reserve;
         }
         Ok(settings)
     }
@@ -351,15 +357,81 @@ fn rebuild(args: &LogArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `herald import` into a sled log, all or nothing: into a new log beside `dir`
+/// (`.<name>.importing-<uuid>`), which takes `dir`'s name only once it is imported and verified.
+/// A failure (a bad file, a full disk) removes it; a kill midway leaves it beside `dir`, which
+/// stays as it was, and the next import starts a new one.
+fn import_sled(dir: &std::path::Path, file: &std::path::Path) -> anyhow::Result<crate::archive::Counts> {
+    use anyhow::Context as _;
+    crate::archive::check(file)?;
+    let empty = match std::fs::read_dir(dir) {
+        Ok(mut entries) => entries.next().is_none(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => true,
+        Err(error) => return Err(error).with_context(|| format!("cannot read {}", dir.display())),
+    };
+    if !empty {
+        // An existing log: the import itself says whether it is empty (and a running server holds it).
+        let store = open_store_at(dir, "import")?;
+        if let Some(head) = store.head_position()? {
+            anyhow::bail!("the target log is not empty (its head is at {head}): import into a new one");
+        }
+        anyhow::bail!("{} is not empty: import into a new directory", dir.display());
+    }
+    let name = dir.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_else(|| "data".into());
+    let parent = match dir.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    let staging = parent.join(format!(".{name}.importing-{}", uuid::Uuid::now_v7()));
+    let imported = (|| {
+        let store = herald_store::SledStore::open(&staging)?;
+        store.set_reserve(0);
+        crate::archive::import(&store, file, true)
+    })();
+    let counts = match imported {
+        Ok(counts) => counts,
+        Err(error) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(error.context(format!("nothing was imported: {} is as it was", dir.display())));
+        }
+    };
+    if dir.exists() {
+        std::fs::remove_dir(dir).with_context(|| format!("cannot replace the empty {}", dir.display()))?;
+    }
+    std::fs::rename(&staging, dir)
+        .with_context(|| format!("cannot move the imported log {} to {}", staging.display(), dir.display()))?;
+    Ok(counts)
+}
+
+/// [`open_store`] for a sled log in `dir`.
+fn open_store_at(dir: &std::path::Path, what: &str) -> anyhow::Result<std::sync::Arc<dyn herald_store::EventStore>> {
+    use anyhow::Context as _;
+    match herald_store::SledStore::open(dir) {
+        Ok(store) => Ok(std::sync::Arc::new(store)),
+        Err(herald_store::StoreError::Locked(_)) => anyhow::bail!(
+            "cannot open the event log {}: a running herald server holds it. Stop the server first, or go through \
+             it: `herald {what} --url http://HOST:PORT`",
+            dir.display()
+        ),
+        Err(error) => Err(error).with_context(|| format!("cannot open the event log {}", dir.display())),
+    }
+}
+
 /// `herald export` (`exporting`) or `herald import`.
 fn move_log(args: &LogArgs, file: &std::path::Path, exporting: bool) -> anyhow::Result<ExitCode> {
     let location = StoreLocation::from_settings(&args.settings()?)?;
-    let store = open_store(args, if exporting { "export" } else { "import" })?;
     let started = std::time::Instant::now();
-    let (verb, counts) = if exporting {
-        ("exported", crate::archive::export(store.as_ref(), file, true)?)
-    } else {
-        ("imported and verified", crate::archive::import(store.as_ref(), file, true)?)
+    let (verb, counts) = match (&location, exporting) {
+        (StoreLocation::Sled(dir), false) => ("imported and verified", import_sled(dir, file)?),
+        (_, true) => {
+            let store = open_store(args, "export")?;
+            ("exported", crate::archive::export(store.as_ref(), file, true)?)
+        }
+        (_, false) => {
+            let store = open_store(args, "import")?;
+            ("imported and verified", crate::archive::import(store.as_ref(), file, true)?)
+        }
     };
     println!(
         "{verb} {} events, {} commands, {} secrets ({} {} {}) in {:.1} s",

@@ -69,6 +69,12 @@ pub fn http_conventions(document: &mut Value) {
                     responses.entry(status).or_insert_with(|| problem(description));
                 }
             }
+            if !read && path.starts_with("/v1/") {
+                // Any write: the store refuses it while the log's disk is full (OPERATIONS.md).
+                responses.entry("507").or_insert_with(|| {
+                    problem("`storage_full`: the disk holding the log is full; the write was not recorded, reads go on, writes resume by themselves once space is freed (`Retry-After`)")
+                });
+            }
             if read && ETAG_READS.contains(&id.as_str()) {
                 responses.entry("304").or_insert_with(|| {
                     json!({"description": "not modified: the `If-None-Match` sent matches the current `ETag`; no body",
@@ -95,7 +101,7 @@ pub fn http_conventions(document: &mut Value) {
                 if success && read && PAGED.contains(&id.as_str()) {
                     headers.insert("Link".into(), header("Link"));
                 }
-                if status == "429" || status == "503" {
+                if status == "429" || status == "503" || status == "507" {
                     headers.insert("Retry-After".into(), header("Retry-After"));
                 }
             }

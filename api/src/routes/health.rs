@@ -23,6 +23,19 @@ pub struct Readiness {
     pub projected: Option<u64>,
     /// Positions of events the read models could not decode.
     pub undecodable: Vec<u64>,
+    /// Why writes fail, while they do (with `status` `writes_failing`); absent while they work.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub writes: Option<WritesFailing>,
+}
+
+/// Why the store refuses writes: reads, views and verification go on meanwhile, and writes
+/// resume by themselves once the cause is gone (docs/OPERATIONS.md).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WritesFailing {
+    /// The problem code writes are answered with: `storage_full` (507) or `unavailable` (503).
+    pub code: String,
+    /// What the store says.
+    pub detail: String,
 }
 
 /// Where the server stands.
@@ -35,6 +48,8 @@ pub enum ReadinessStatus {
     CatchingUp,
     /// The read models could not decode some events, or lag behind the log.
     Degraded,
+    /// The store refuses writes (a full disk, a store that went away); `writes` says why.
+    WritesFailing,
 }
 
 /// The process is alive.
@@ -47,7 +62,7 @@ pub async fn healthz() -> HttpResponse {
 /// The store answers and the read models are caught up.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses((status = 200, description = "ready", body = Readiness),
-        (status = 503, description = "not ready: `catching_up` after a start (with the position folded so far), or `degraded`", body = Readiness)))]
+        (status = 503, description = "not ready: `catching_up` after a start (with the position folded so far), `degraded`, or `writes_failing` (with why in `writes`)", body = Readiness)))]
 #[get("/readyz")]
 pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let state = state(&req)?;
@@ -56,16 +71,28 @@ pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
         let catalog = state.service.catalog();
         if !state.ready.load(std::sync::atomic::Ordering::Acquire) {
             let projected = catalog.folded().checked_sub(1);
-            return Ok(Readiness { status: ReadinessStatus::CatchingUp, head, projected, undecodable: Vec::new() });
+            return Ok(Readiness {
+                status: ReadinessStatus::CatchingUp,
+                head,
+                projected,
+                undecodable: Vec::new(),
+                writes: None,
+            });
         }
         let projected = catalog.catch_up(state.store.as_ref())?;
         let undecodable = catalog.undecodable();
-        let status = if undecodable.is_empty() && projected == head {
+        let writes = state.store.write_failure().map(|error| {
+            let problem = ApiError::from(error.clone()).problem();
+            WritesFailing { code: problem.code, detail: error.to_string() }
+        });
+        let status = if writes.is_some() {
+            ReadinessStatus::WritesFailing
+        } else if undecodable.is_empty() && projected == head {
             ReadinessStatus::Ready
         } else {
             ReadinessStatus::Degraded
         };
-        Ok(Readiness { status, head, projected, undecodable })
+        Ok(Readiness { status, head, projected, undecodable, writes })
     })
     .await?;
     Ok(if readiness.status == ReadinessStatus::Ready { HttpResponse::Ok() } else { HttpResponse::ServiceUnavailable() }

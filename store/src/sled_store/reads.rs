@@ -19,12 +19,13 @@ impl SledStore {
             return Ok(Vec::new());
         }
         let positions = self.stream_positions(stream, from, direction, limit)?;
+        let instance = self.shared.instance()?;
         let mut out = Vec::with_capacity(positions.len());
         // Events of one append sit at consecutive positions: read each run with one range scan
         // instead of a point lookup per event (replay spends most of its time here).
         for run in positions.chunk_by(|a, b| a.abs_diff(*b) == 1) {
             let (Some(&first), Some(&last)) = (run.first(), run.last()) else { continue };
-            let range = self.trees.events.range(position_key(first.min(last))..=position_key(first.max(last)));
+            let range = instance.trees.events.range(position_key(first.min(last))..=position_key(first.max(last)));
             let before = out.len();
             if direction == Direction::Forwards {
                 decode_run(range, &mut out)?;
@@ -50,16 +51,17 @@ impl SledStore {
         }
         let end = self.shared.visible_end();
         // One events scan per run of consecutive positions, advanced in step with the index.
+        let instance = self.shared.instance()?;
         let mut cursor: Option<(sled::Iter, u64)> = None;
         let mut count = 0;
-        for entry in self.trees.streams.range(stream_key(stream, from)..=stream_key(stream, u64::MAX)) {
+        for entry in instance.trees.streams.range(stream_key(stream, from)..=stream_key(stream, u64::MAX)) {
             let position = decode_u64(&entry.map_err(backend)?.1)?;
             if position >= end {
                 break; // Versions follow positions: everything after this is newer still.
             }
             let mut events = match cursor.take() {
                 Some((events, next)) if next == position => events,
-                _ => self.trees.events.range(position_key(position)..position_key(end)),
+                _ => instance.trees.events.range(position_key(position)..position_key(end)),
             };
             let (key, bytes) = events
                 .next()
@@ -86,6 +88,7 @@ impl SledStore {
         limit: usize,
     ) -> Result<Vec<u64>, StoreError> {
         let end = self.shared.visible_end();
+        let instance = self.shared.instance()?;
         let mut positions = Vec::with_capacity(limit.min(1024));
         let mut push = |entry: sled::Result<(sled::IVec, sled::IVec)>| -> Result<bool, StoreError> {
             let position = decode_u64(&entry.map_err(backend)?.1)?;
@@ -96,14 +99,14 @@ impl SledStore {
         };
         match direction {
             Direction::Forwards => {
-                for entry in self.trees.streams.range(stream_key(stream, from)..=stream_key(stream, u64::MAX)) {
+                for entry in instance.trees.streams.range(stream_key(stream, from)..=stream_key(stream, u64::MAX)) {
                     if !push(entry)? {
                         break;
                     }
                 }
             }
             Direction::Backwards => {
-                for entry in self.trees.streams.range(stream_key(stream, 0)..=stream_key(stream, from)).rev() {
+                for entry in instance.trees.streams.range(stream_key(stream, 0)..=stream_key(stream, from)).rev() {
                     if !push(entry)? {
                         break;
                     }

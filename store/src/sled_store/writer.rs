@@ -7,16 +7,23 @@
 //! It then hands the batch to the [`super::flusher`], which flushes once, publishes the durable
 //! head and answers, while the writer already commits the next batch: the CPU work of one batch
 //! overlaps the disk wait of the previous one.
+//!
+//! When a write fails (a full disk), the store's `failure` is set: the writer answers every
+//! request with it at once, without planning, and every second tries to reopen the log
+//! ([`super::recover::resume`]) until it succeeds, when writes resume by themselves.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use super::flusher::{self, Flush};
 use super::plan::replay;
-use super::{backend, Shared, Trees};
+use super::recover::{self, Reopen};
+use super::{backend, sled_write_failure, write_failure, Instance, Shared};
 use crate::codec::{encode_command, encode_event, position_key, stream_key};
 use crate::plan::{Outcome, Planner};
 use crate::{AppendRequest, AppendResult, StoreError, StoredCommand};
@@ -25,6 +32,8 @@ use crate::{AppendRequest, AppendResult, StoreError, StoredCommand};
 const MAX_REQUESTS: usize = 1024;
 /// Most events one group commit takes (a request is never split).
 const MAX_EVENTS: usize = 16 * 1024;
+/// How often the writer tries to resume while writes fail.
+const RETRY: Duration = Duration::from_secs(1);
 
 /// Where one request's answer goes: a oneshot, whose waiting thread parks at once. (A
 /// crossbeam channel's `recv` first spins and yields the CPU up to ten times; with dozens of
@@ -46,20 +55,15 @@ pub(crate) struct Handle {
 
 impl Handle {
     /// Start the writer; `head` is the last position on disk.
-    pub(crate) fn spawn(
-        db: sled::Db,
-        trees: Trees,
-        shared: Arc<Shared>,
-        head: Option<u64>,
-        syncer: super::sync::Syncer,
-    ) -> Result<Self, StoreError> {
+    pub(crate) fn spawn(shared: Arc<Shared>, head: Option<u64>, reopen: Reopen) -> Result<Self, StoreError> {
         let (queue, jobs) = crossbeam_channel::unbounded();
         let (flushes, flush_jobs) = crossbeam_channel::unbounded();
+        let flusher_shared = shared.clone();
         let flusher = std::thread::Builder::new()
             .name("herald-store-flusher".into())
-            .spawn(move || flusher::run(db, syncer, shared, flush_jobs))
+            .spawn(move || flusher::run(flusher_shared, flush_jobs))
             .map_err(backend)?;
-        let writer = Writer { trees, flusher: flushes, next: head.map_or(0, |h| h + 1) };
+        let writer = Writer { shared, reopen, flusher: flushes, next: head.map_or(0, |h| h + 1), last_attempt: None };
         // If this spawn fails, `writer` is dropped with it, which closes the flusher's queue.
         let thread = std::thread::Builder::new()
             .name("herald-store-writer".into())
@@ -103,15 +107,34 @@ impl Handle {
 }
 
 struct Writer {
-    trees: Trees,
+    shared: Arc<Shared>,
+    reopen: Reopen,
     flusher: Sender<Flush>,
     /// The next `$all` position; advances only once a transaction has committed.
     next: u64,
+    /// When the writer last tried to resume writes.
+    last_attempt: Option<Instant>,
 }
 
 impl Writer {
     fn run(mut self, jobs: Receiver<Job>) {
-        while let Ok(first) = jobs.recv() {
+        loop {
+            let first = if self.shared.failure().is_some() {
+                match jobs.recv_timeout(RETRY) {
+                    Ok(job) => Some(job),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            } else {
+                match jobs.recv() {
+                    Ok(job) => Some(job),
+                    Err(_) => break,
+                }
+            };
+            if self.shared.failure().is_some() {
+                self.try_resume();
+            }
+            let Some(first) = first else { continue };
             let mut events = first.request.events.len();
             let mut batch = vec![first];
             while batch.len() < MAX_REQUESTS && events < MAX_EVENTS {
@@ -123,33 +146,95 @@ impl Writer {
                     Err(_) => break,
                 }
             }
-            self.commit(batch);
+            match self.shared.failure() {
+                // Refused at once, nothing planned: the failed batches' effects are not
+                // published, so nothing may be judged against them.
+                Some(failure) => batch.into_iter().for_each(|job| drop(job.reply.send(Err(failure.clone())))),
+                None => self.commit(batch),
+            }
+        }
+    }
+
+    /// Whether the log's filesystem has more than the reserve free; if not, writes stop
+    /// (`StorageFull`) until it has.
+    fn room(&self) -> Result<(), StoreError> {
+        let reserve = self.shared.reserve.load(Ordering::Relaxed);
+        if reserve == 0 {
+            return Ok(());
+        }
+        let free =
+            fs2::available_space(&self.reopen.path).map_err(|e| write_failure("reading the free space failed", &e))?;
+        if free >= reserve {
+            return Ok(());
+        }
+        let error = StoreError::StorageFull(format!(
+            "{free} bytes free beside the log, below the {reserve} bytes Herald leaves free; this write was not \
+             recorded, and writes resume by themselves once space is freed"
+        ));
+        self.shared.stop_at_reserve(&error);
+        Err(error)
+    }
+
+    /// Resume writes if the last try was long enough ago: at the reserve, once there is room
+    /// again; after sled failed, by reopening the log.
+    fn try_resume(&mut self) {
+        if self.last_attempt.is_some_and(|at| at.elapsed() < RETRY) {
+            return;
+        }
+        self.last_attempt = Some(Instant::now());
+        if self.shared.broken().is_none() {
+            let reserve = self.shared.reserve.load(Ordering::Relaxed);
+            match fs2::available_space(&self.reopen.path) {
+                Ok(free) if free >= reserve => {
+                    *self.shared.failure.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+                    self.last_attempt = None;
+                    tracing::info!(free_bytes = free, "there is room beside the log again: writes resume");
+                }
+                Ok(_) => {}
+                Err(error) => tracing::debug!(error = %error, "reading the free space failed"),
+            }
+            return;
+        }
+        match recover::resume(&self.shared, &self.reopen) {
+            Ok(next) => {
+                self.next = next;
+                self.last_attempt = None;
+            }
+            Err(error) => tracing::debug!(error = %error, "writes still fail"),
         }
     }
 
     fn commit(&mut self, mut batch: Vec<Job>) {
-        let mut planner = Planner::new(&self.trees, self.next);
+        let instance = match self.shared.instance().and_then(|instance| self.room().map(|()| instance)) {
+            Ok(instance) => instance,
+            Err(error) => return batch.into_iter().for_each(|job| drop(job.reply.send(Err(error.clone())))),
+        };
+        let generation = self.shared.generation.load(Ordering::Acquire);
+        let mut planner = Planner::new(&instance.trees, self.next);
         let outcomes: Vec<Outcome> = batch
             .iter_mut()
             .map(|job| match planner.plan(&mut job.request) {
                 // A repeat of a committed command: its events are read back now, before the
                 // batch's own writes, as the first append wrote them.
-                Outcome::ReplayCommitted(stored) => Outcome::Done(replay(&self.trees, &stored)),
+                Outcome::ReplayCommitted(stored) => Outcome::Done(replay(&instance.trees, &stored)),
                 outcome => outcome,
             })
             .collect();
         let next = planner.next();
         let wrote = next > self.next;
-        let committed = if wrote { self.write(&batch, &outcomes, next) } else { Ok(()) };
+        let committed = if wrote { self.write(&instance, &batch, &outcomes, next) } else { Ok(()) };
+        if let Err(error) = &committed {
+            self.shared.fail(error);
+        }
         let replies = batch.into_iter().map(|job| job.reply).collect();
         // Every batch goes through the flusher, even one that wrote nothing: its conflicts and
         // replays were judged against earlier batches, which must be durable before anyone
         // hears of them. The flusher only stops if the store is gone.
-        let _ = self.flusher.send(Flush { replies, outcomes, committed, wrote, next: self.next });
+        let _ = self.flusher.send(Flush { replies, outcomes, committed, wrote, next: self.next, generation });
     }
 
     /// One transaction for the whole batch; its error is shared by every write in it.
-    fn write(&mut self, batch: &[Job], outcomes: &[Outcome], next: u64) -> Result<(), StoreError> {
+    fn write(&mut self, instance: &Instance, batch: &[Job], outcomes: &[Outcome], next: u64) -> Result<(), StoreError> {
         let [mut events, mut streams, mut heads, mut commands]: [sled::Batch; 4] = Default::default();
         for (job, outcome) in batch.iter().zip(outcomes) {
             let Outcome::Write(result) = outcome else { continue };
@@ -172,7 +257,7 @@ impl Writer {
                 commands.insert(command_id.as_bytes(), encode_command(&stored));
             }
         }
-        let t = &self.trees;
+        let t = &instance.trees;
         (&t.events, &t.streams, &t.heads, &t.commands)
             .transaction(|(e, s, h, c)| {
                 e.apply_batch(&events)?;
@@ -181,7 +266,10 @@ impl Writer {
                 c.apply_batch(&commands)?;
                 Ok::<(), ConflictableTransactionError<()>>(())
             })
-            .map_err(|e: TransactionError<()>| backend(format!("append transaction failed: {e:?}")))?;
+            .map_err(|e: TransactionError<()>| match e {
+                TransactionError::Storage(e) => sled_write_failure("the append's transaction failed", &e),
+                TransactionError::Abort(()) => backend("append transaction aborted"),
+            })?;
         // Committed: these positions are taken whatever the flush says, or the next batch would
         // overwrite them.
         self.next = next;

@@ -11,6 +11,7 @@ mod commitments;
 mod concurrency;
 mod contract;
 mod dice;
+mod disk_full;
 mod errors;
 mod events;
 mod examples;
