@@ -6,8 +6,7 @@
 //! room near its mark is listed in the legend.
 #![allow(clippy::unwrap_used)] // a test that unwraps fails loudly, which is what it is for
 
-#[path = "warmachine_view_support.rs"]
-mod support;
+use herald_test_support::warmachine as support;
 
 use std::collections::BTreeMap;
 

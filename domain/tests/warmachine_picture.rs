@@ -2,8 +2,7 @@
 //! its id, terrain by kind, melee and control ranges, conditions marked.
 #![allow(clippy::unwrap_used)] // a test that unwraps fails loudly, which is what it is for
 
-#[path = "warmachine_view_support.rs"]
-mod support;
+use herald_test_support::warmachine as support;
 
 use herald_domain::warmachine::battle::{state::WarmachineState, Warmachine, WarmachineEvent};
 use herald_domain::warmachine::picture::table_svg;

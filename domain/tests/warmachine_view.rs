@@ -1,8 +1,7 @@
 //! The warmachine view of a battle folded from the decider's own events.
 #![allow(clippy::unwrap_used)] // a test that unwraps fails loudly, which is what it is for
 
-#[path = "warmachine_view_support.rs"]
-mod support;
+use herald_test_support::warmachine as support;
 
 use herald_domain::warmachine::view::{ModelView, WarmachineView};
 use herald_domain::warmachine::{

@@ -1,7 +1,7 @@
-//! Shared helpers for the warmachine view and picture tests: a small battle played through the
-//! real decider (the state is always folded from the events the decider produced, with a dice
-//! tape keyed the way the application keys it).
-#![allow(dead_code)]
+//! A small warmachine battle (seed 000) played through the real decider, for the view, picture
+//! and label tests in `herald-domain` and the read-model tests in `herald-projections`: the state
+//! is always folded from the events the decider produced, with a dice tape keyed the way the
+//! application keys it.
 
 use chrono::{TimeZone, Utc};
 use herald_domain::{
