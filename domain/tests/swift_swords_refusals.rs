@@ -17,6 +17,7 @@ use herald_domain::{
         figure::{DefenceSkills, FigureSpec, SkillSpec, WeaponKind, Weight},
         flight::{FlightSpec, FlightStep},
         injury::{InjuryEffect, Location, LocationRoll},
+        ranks::RankSide,
         zones::{CoverArea, CoverLevel, CoverShape, Direction, ZoneMap},
     },
 };
@@ -417,4 +418,39 @@ fn a_two_handed_weapon_with_a_broken_arm_is_refused_per_seed_004_general_injury_
     );
     // The one-handed Broadsword still serves.
     battle.by(alice(), attack("roland", "Broadsword", "goblin-2"));
+}
+
+#[test]
+fn refusals_of_the_fallen_and_of_a_missing_battle_name_their_code_and_rule() {
+    // Herald's rule: a battle is created before anything else is asked of it.
+    let mut none = Battle { state: Default::default(), events: Vec::new(), seed: 0, accepted: Vec::new() };
+    assert_refused(none.attempt(gm(), begin()), "swift-swords.not_found", "herald");
+    // seed 004 "Combat": an encounter is fought between at least two sides.
+    let mut lonely = Setup::of(vec![goblin("goblin-1", "a")]);
+    lonely.sides.retain(|side| side.name == "goblins");
+    assert_refused(none.attempt(gm(), lonely.command(0)), "swift-swords.sides", "Combat");
+    // seed 004 "OoA and KIA": a figure out of action acts no more, and is fatigued no more.
+    let mut battle = roland_acts(&melee());
+    battle.hand("goblin-2", &[6, 6, 6, 6, 6]);
+    battle.inject(E::OutOfAction { figure: "goblin-2".into(), cause: "test".into() });
+    assert_refused(
+        battle.attempt(gm(), attack("goblin-2", "Spear", "roland")),
+        "swift-swords.out_of_action",
+        "OoA and KIA",
+    );
+    let fatigue =
+        C::Fatigue { figure: "goblin-2".into(), ranks: RankSide::Physical, roll: false, reason: "a march".into() };
+    assert_refused(battle.attempt(gm(), fatigue), "swift-swords.out_of_action", "Fatigue");
+    // seed 004 "OoA and KIA": a figure killed in action is beyond the encounter's healing.
+    battle.inject(E::Killed { figure: "goblin-2".into(), cause: "test".into() });
+    let heal = C::Heal {
+        figure: "goblin-2".into(),
+        physical: 1,
+        mental: 0,
+        states: false,
+        injuries: Vec::new(),
+        bleeders: false,
+        reason: "a potion".into(),
+    };
+    assert_refused(battle.attempt(gm(), heal), "swift-swords.killed", "OoA and KIA");
 }
