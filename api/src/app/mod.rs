@@ -95,6 +95,11 @@ pub struct AtVersion {
 /// Lock stripes that serialize decisions on one stream within this process.
 const STREAM_LOCKS: usize = 64;
 
+/// What a creation adds to its set-up command once the stream's seed is sealed (a campaign's
+/// commitment to its first interval key, derived from the root), given the service, the new
+/// stream and the command.
+pub type Completion = fn(&Service, &str, serde_json::Value) -> Result<serde_json::Value, ApiError>;
+
 /// The application service, shared by every handler.
 pub struct Service {
     store: Arc<dyn EventStore>,
@@ -467,7 +472,8 @@ impl Service {
     /// must repeat its request: the set-up `setup` of `ruleset` (with the server seed `supplied`,
     /// if any) is made into its command again with the commitment of the seed sealed the first
     /// time and compared with the command stored then; another ruleset, set-up or seed is
-    /// refused (409), as on every other write.
+    /// refused (409), as on every other write. `complete` is what the creation added to the
+    /// set-up once the seed was sealed (a campaign's first interval commitment), done again.
     pub fn replayed_creation(
         &self,
         actor: &Actor,
@@ -475,6 +481,7 @@ impl Service {
         ruleset: &'static dyn AnyRuleset,
         setup: serde_json::Value,
         supplied: Option<[u8; 32]>,
+        complete: Option<Completion>,
     ) -> Result<Option<CommandOutcome>, ApiError> {
         let command_id = format!("idem:{}:{idempotency_key}", actor.id);
         let Some(stored) = self.store.stored_command(&command_id)? else { return Ok(None) };
@@ -498,7 +505,10 @@ impl Service {
             return Err(different());
         }
         let commitment = sealed.map(|seed| hex::encode(seed::commitment(&seed))).unwrap_or_default();
-        let expected = ruleset.set_up(setup, commitment)?;
+        let mut expected = ruleset.set_up(setup, commitment)?;
+        if let Some(complete) = complete {
+            expected = complete(self, &stored.stream, expected)?;
+        }
         // Salted as the first time (the salt derives from the stream and the key).
         let expected = if ruleset.salted(&expected) {
             self.with_formula_salt(&stored.stream, &command_id, expected)?

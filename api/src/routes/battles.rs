@@ -126,9 +126,7 @@ pub async fn create_stream(
     create_stream_then(req, actor, kind, body, None).await
 }
 
-/// What the service adds to a set-up command once the stream's seed is sealed (a campaign's
-/// commitment to its first interval key, derived from the root).
-pub type Completion = fn(&crate::app::Service, &str, serde_json::Value) -> Result<serde_json::Value, ApiError>;
+pub use crate::app::Completion;
 
 /// [`create_stream`], with the set-up command completed by `complete` after the seed is sealed.
 pub async fn create_stream_then(
@@ -156,7 +154,7 @@ pub async fn create_stream_then(
     }
     // Checked before a seed is sealed, so a malformed set-up leaves nothing behind.
     taken.ruleset.set_up(taken.setup.clone(), String::new())?;
-    if let Some(response) = super::replayed_creation(req, &actor, kind, &taken).await? {
+    if let Some(response) = super::replayed_creation(req, &actor, kind, &taken, complete).await? {
         return Ok(response);
     }
     let Creation { ruleset, seed: supplied, setup } = taken;

@@ -373,13 +373,14 @@ pub async fn replayed_creation(
     actor: &Actor,
     kind: StreamKind,
     creation: &battles::Creation,
+    complete: Option<battles::Completion>,
 ) -> Result<Option<HttpResponse>, ApiError> {
     let Some(key) = command_meta(req, actor.clone())?.idempotency_key else { return Ok(None) };
     let app = state(req)?;
     let (worker, retrying) = (app.clone(), actor.clone());
     let (ruleset, setup, supplied) = (creation.ruleset, creation.setup.clone(), creation.seed);
     let Some(outcome) =
-        blocking(move || worker.service.replayed_creation(&retrying, &key, ruleset, setup, supplied)).await?
+        blocking(move || worker.service.replayed_creation(&retrying, &key, ruleset, setup, supplied, complete)).await?
     else {
         return Ok(None);
     };

@@ -134,6 +134,9 @@ async fn every_post_replays_the_same_request_and_refuses_another_with_the_same_k
     let vote = json!({"topic": "Attack Red Base first?", "options": ["yes", "no"], "closes_at": in_a_day()});
     ok(&app, &format!("/v1/campaigns/{campaign}/votes"), &cast.judge, vote).await;
     let (mut replayed, mut conflicts, mut walked) = (0, Vec::new(), Vec::new());
+    // Closing the round ends it, and every campaign write after it is refused: walked last.
+    let mut paths: Vec<_> = paths.iter().collect();
+    paths.sort_by_key(|(path, _)| path.ends_with("/close") && path.starts_with("/v1/campaigns/{campaign_id}"));
     for (path, item) in paths {
         let Some(operation) = item.get("post") else { continue };
         if ["/v1/battles", "/v1/campaigns", "/v1/tokens"].contains(&path.as_str()) {
