@@ -11,6 +11,19 @@ import { follow } from './live.js';
 import { headPosition } from './home.js';
 import { setParams } from './route.js';
 import { clampAt } from './battle.js';
+import { verifyCampaign } from './dice/campaign.js';
+
+/** Every draw of a stream's dice ledger, each naming its key, following `next` page by page. */
+export async function ledgerDraws(stream) {
+  const draws = [];
+  let next = 0;
+  while (next !== null && next !== undefined) {
+    const page = await getJSON(`/v1/streams/${encodeURIComponent(stream)}/dice?from=${next}&limit=1000`);
+    draws.push(...page.draws);
+    next = page.next;
+  }
+  return draws;
+}
 
 /** Turn boundaries as marks: where each turn opens and where it is adjudicated. */
 export function turnMarks(events) {
@@ -47,6 +60,7 @@ export async function mount(main, id, params) {
   const eventLine = h('div', { class: 'event-line' });
   const armyPanel = h('section', { class: 'army-panel' }, h('h2', {}, 'Army'), h('p', { class: 'muted' }, 'Click an army on the map.'));
   const reportPanel = h('section', { class: 'report-panel' });
+  const dicePanel = h('section', { class: 'dice-panel' });
   let requested = 0;
 
   const scrubber = timeline({
@@ -162,6 +176,42 @@ export async function mount(main, id, params) {
         ` ${c.why}: ${c.controllers.join(', ') || 'nobody'}`))));
   };
 
+  // The round's dice, checked here as a battle's are (docs/DICE.md "Campaign keys").
+  const renderDice = async () => {
+    try {
+      const report = verifyCampaign(events, await ledgerDraws(stream));
+      const checked = report.draws.filter((d) => d.verified).length;
+      const sealedKeys = report.keys.filter((k) => k.sealed);
+      const message = {
+        verified: `All ${report.draws.length} dice verified: this page recomputed every one from its revealed key with its own ChaCha20, and checked every key against its commitment and the revealed root.`,
+        partial: `${checked} of ${report.draws.length} dice verified from their revealed keys; ${sealedKeys.length} ${sealedKeys.length === 1 ? 'key is' : 'keys are'} still sealed.`,
+        mismatch: `Mismatch: ${report.problems.join('; ')}`,
+        'no-dice': 'No dice drawn yet.',
+      }[report.status];
+      const mark = (v) => (v === true ? '✓' : v === false ? '✗' : '—');
+      fill(dicePanel,
+        h('h2', {}, 'Dice, checked in this browser'),
+        h('p', { class: `dice-status ${report.status}` }, message),
+        h('table', { class: 'data keys' },
+          h('thead', {}, h('tr', {}, ['key', 'dice', 'commitment', 'effective seed', 'from the root', 'state'].map((t) => h('th', {}, t)))),
+          h('tbody', {}, report.keys.map((k) => h('tr', { dataset: { key: k.id }, class: k.problems.length ? 'mismatch' : k.sealed ? 'sealed' : 'checked' },
+            h('td', {}, h('code', {}, k.id)), h('td', {}, String(k.draws)),
+            h('td', { title: k.commitment ?? '' }, mark(k.commitmentMatches)),
+            h('td', { title: k.effectiveSeed ?? '' }, k.sealed ? '—' : k.publishedEffectiveSeed ? mark(k.effectiveSeedMatches) : 'computed'),
+            h('td', {}, k.id === 'stream' ? (k.sealed ? 'sealed' : 'the root') : k.derived === null ? 'root sealed' : mark(k.derived)),
+            h('td', { class: 'state' }, k.problems.length ? k.problems.join('; ') : k.sealed ? `sealed: opens ${k.opens}` : 'checked'))))),
+        h('details', {}, h('summary', {}, `${report.draws.length} draws`),
+          h('table', { class: 'data draws' },
+            h('thead', {}, h('tr', {}, ['version', 'key', 'purpose', 'word', 'sides', 'recorded', 'computed', ''].map((t) => h('th', {}, t)))),
+            h('tbody', {}, report.draws.map((d) => h('tr', { class: d.verified ? 'verified' : d.verified === false ? 'mismatch' : 'sealed' },
+              h('td', {}, String(d.version)), h('td', {}, d.key ?? 'stream'), h('td', {}, d.purpose ?? ''),
+              h('td', {}, String(d.word)), h('td', {}, String(d.sides)), h('td', {}, String(d.value)),
+              h('td', {}, d.computed === null ? '—' : String(d.computed)), h('td', {}, mark(d.verified))))))));
+    } catch (error) {
+      fill(dicePanel, h('h2', {}, 'Dice, checked in this browser'), problem(error));
+    }
+  };
+
   mapBox.addEventListener('click', (event) => {
     const mark = event.target.closest?.('g.battle[data-square]');
     if (mark) {
@@ -184,8 +234,9 @@ export async function mount(main, id, params) {
     h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All campaigns and battles'), ' › campaign · ',
       h('a', { href: `#/campaigns/${campaignId}/audit` }, 'audit')),
     heading, status, scrubber.element, eventLine,
-    h('div', { class: 'campaign-grid' }, mapBox, h('div', { class: 'side' }, armyPanel, reportPanel)));
+    h('div', { class: 'campaign-grid' }, mapBox, h('div', { class: 'side' }, armyPanel, reportPanel, dicePanel)));
   show(scrubber.value);
+  renderDice();
 
   let pending = null;
   const stopLive = follow(from, (event) => {
@@ -195,6 +246,7 @@ export async function mount(main, id, params) {
       try {
         events = await streamEvents(stream);
         scrubber.extend(events.length - 1, turnMarks(events));
+        renderDice();
       } catch { /* the next event retries */ }
     }, 200);
   }, (state) => live.classList.toggle('off', state !== 'live'));

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { Tape, effectiveSeed } from '../../api/viewer/dice/chacha20.js';
 import { sha256, toHex, fromHex, utf8 } from '../../api/viewer/dice/sha256.js';
 import { verifyEvents, recordedDraws } from '../../api/viewer/dice/verify.js';
+import { verifyCampaign, derivedSeed } from '../../api/viewer/dice/campaign.js';
 
 const dice = readFileSync(fileURLToPath(new URL('../../docs/DICE.md', import.meta.url)), 'utf8');
 
@@ -123,4 +124,72 @@ test('a stream whose seed is still sealed lists its draws unchecked', () => {
   assert.equal(report.status, 'sealed');
   assert.ok(report.draws.every((d) => d.verified === null));
   assert.equal(recordedDraws({ a: [{ word: 1, sides: 6, value: 2 }] })[0].pointer, '/a/0');
+});
+
+/** The worked campaign turn of DICE.md ("A campaign turn with players' entropy"), as events and a ledger. */
+function campaignRound(tamper) {
+  const fields = Object.fromEntries(workedTable('coalition-campaign').map(([field, value]) => [field, value]));
+  const root = fromHex(fields['seed (key stream)']);
+  const name = fields.stream;
+  const commit = (bytes) => toHex(sha256(bytes));
+  const turn1 = derivedSeed(root, name, 'turn:1');
+  const events = [
+    { stream: name, version: 0, type: 'coalition.CampaignCreated', data: { seed_commitment: commit(root), interval_commitment: commit(derivedSeed(root, name, 'interval:0')) } },
+    { stream: name, version: 1, type: 'coalition.TurnOpened', data: { turn: 1, seed_commitment: commit(turn1), interval_commitment: commit(derivedSeed(root, name, 'interval:1')) } },
+    { stream: name, version: 2, type: 'coalition.TurnEntropyContributed', data: { turn: 1, entropy: 'alice' } },
+    { stream: name, version: 3, type: 'coalition.TurnEntropyContributed', data: { turn: 1, entropy: 'bob' } },
+    { stream: name, version: 4, type: 'coalition.TurnSeedRevealed', data: { turn: 1, seed: toHex(turn1), effective_seed: fields['effective seed (key turn:1)'] } },
+    { stream: name, version: 5, type: 'coalition.RootSeedRevealed', data: { seed: toHex(root) } },
+  ];
+  const ledger = [{ version: 4, pointer: '/draws/0', word: 0, sides: 3, value: 1, purpose: 'route Barrin: 13E > 11F', key: 'turn:1' }];
+  if (tamper) tamper(events, ledger);
+  return { events, ledger, fields };
+}
+
+/** The rows of the table after `<!-- worked:NAME -->` (backticks removed). */
+function workedTable(name) {
+  const start = dice.indexOf(`<!-- worked:${name} -->`);
+  assert.ok(start >= 0, `DICE.md has a worked ${name} table`);
+  const rows = [];
+  for (const line of dice.slice(start).split('\n').slice(1)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim().replaceAll('`', '')));
+  }
+  return rows.slice(2);
+}
+
+test("the worked campaign turn of DICE.md verifies: keys from the root, the contributions mixed, the die recomputed", () => {
+  const { events, ledger, fields } = campaignRound();
+  assert.equal(toHex(derivedSeed(fromHex(fields['seed (key stream)']), fields.stream, 'turn:1')), fields['seed (key turn:1)']);
+  const report = verifyCampaign(events, ledger);
+  assert.equal(report.status, 'verified', report.problems.join('; '));
+  const turn = report.keys.find((k) => k.id === 'turn:1');
+  assert.equal(turn.effectiveSeed, fields['effective seed (key turn:1)']);
+  assert.deepEqual([turn.commitmentMatches, turn.effectiveSeedMatches, turn.derived], [true, true, true]);
+  assert.deepEqual(report.keys.filter((k) => k.id.startsWith('interval:')).map((k) => [k.id, k.derived, k.sealed]), [['interval:0', true, false], ['interval:1', true, false]]);
+  assert.deepEqual(report.draws.map((d) => [d.computed, d.verified]), [[1, true]]);
+});
+
+test('a campaign turn key that does not derive from the root, a contribution left out, or a die changed is named', () => {
+  const swapped = verifyCampaign(...Object.values(campaignRound((events) => {
+    const seed = 'ab'.repeat(32);
+    events[1].data.seed_commitment = toHex(sha256(fromHex(seed)));
+    events[4].data.seed = seed;
+  })).slice(0, 2));
+  assert.equal(swapped.status, 'mismatch');
+  assert.ok(swapped.problems.includes('key turn:1 does not derive from the revealed root'), swapped.problems.join('; '));
+  const dropped = verifyCampaign(...Object.values(campaignRound((events) => { events.splice(3, 1); })).slice(0, 2));
+  assert.equal(dropped.keys.find((k) => k.id === 'turn:1').effectiveSeedMatches, false);
+  const changed = verifyCampaign(...Object.values(campaignRound((_, ledger) => { ledger[0].value = 2; })).slice(0, 2));
+  assert.equal(changed.firstMismatch, 0);
+});
+
+test('while the round runs its root and the keys not yet revealed show as sealed, with when they open', () => {
+  const { events, ledger } = campaignRound((evs) => { evs.splice(4, 2); });
+  const report = verifyCampaign(events, ledger);
+  assert.equal(report.status, 'partial');
+  assert.deepEqual(report.keys.filter((k) => k.sealed).map((k) => [k.id, k.opens]), [
+    ['stream', 'when the round ends'], ['interval:0', "with turn 1's adjudication"],
+    ['turn:1', "with turn 1's adjudication"], ['interval:1', "with turn 2's adjudication"]]);
+  assert.deepEqual(report.draws.map((d) => d.verified), [null]);
 });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-import { startHerald, seed, ROOT, TARGET } from './lib/herald.mjs';
+import { startHerald, seed, ROOT, TARGET, ADMIN } from './lib/herald.mjs';
 
 const SHOTS = join(TARGET, 'viewer-screenshots');
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -158,6 +158,59 @@ test('the audit view filters every event and links to the state just before and 
   assert.equal((await versions(page)).at, version);
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test("a campaign's dice are checked in the page: every revealed key and draw, the sealed keys with when they open", async () => {
+  // The seeded round, two turns adjudicated: turn:1, turn:2, interval:0 and interval:1 are
+  // revealed (turn 1 mixed two players' entropy; interval:1 drew the judge's roll between turns);
+  // the root and interval:2 are sealed.
+  const page = await open(`#/campaigns/${data.campaign}`);
+  const status = page.locator('.dice-panel .dice-status');
+  await status.waitFor();
+  const ledger = await data.call('GET', `/v1/streams/campaign-${data.campaign}/dice?limit=1000`);
+  const total = ledger.draws.length;
+  assert.ok(ledger.draws.some((d) => d.key === 'interval:1') && ledger.draws.some((d) => d.key === 'turn:1'), JSON.stringify(ledger.draws.map((d) => d.key)));
+  assert.equal(await status.getAttribute('class'), 'dice-status partial');
+  assert.match(await status.textContent(), new RegExp(`^${total} of ${total} dice verified`));
+  for (const key of ['turn:1', 'turn:2', 'interval:0', 'interval:1']) {
+    assert.equal(await page.locator(`.dice-panel tr[data-key="${key}"] td.state`).textContent(), 'checked', key);
+  }
+  assert.equal(await page.locator('.dice-panel tr[data-key="stream"] td.state').textContent(), 'sealed: opens when the round ends');
+  assert.equal(await page.locator('.dice-panel tr[data-key="interval:2"] td.state').textContent(), "sealed: opens with turn 3's adjudication");
+  await shot(page, '03b-campaign-dice.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+
+  // A round played and closed by an admin: the root is revealed, every key derives from it.
+  const created = await data.call('POST', '/v1/campaigns', data.judge, {
+    name: 'Closed round', map: { terrain: {}, sites: {} },
+    armies: [{ army: { name: 'Barrin', team: 'coalition', rank: 'cpl_lt_commander', creator: null, colors: ['blue', 'green', 'red'],
+      troops: [{ creature: 'Merfolk', colors: ['blue'], power: 1, toughness: 1, slot: 0, full: 5000, troops: 5000 }] },
+    controllers: ['alice'], start: { by: 'square', square: '13E' } }],
+    options: { enforce_army_counts: false, enforce_site_counts: false },
+  });
+  const closed = created.stream.replace(/^campaign-/, '');
+  const c = `/v1/campaigns/${closed}`;
+  await data.call('POST', `${c}/turns`, data.judge, { deadline: '2030-12-01T05:00:00Z' });
+  await data.call('POST', `${c}/entropy`, data.alice, { entropy: 'alice' });
+  await data.call('POST', `${c}/orders`, data.alice, { text: 'Barrin: 13E > 11F' });
+  await data.call('POST', `${c}/lock`, data.judge);
+  await data.call('POST', `${c}/adjudicate`, data.judge);
+  await data.call('POST', `/v1/streams/${created.stream}/rolls`, data.judge, { expression: 'd6', purpose: 'sanction: a judge roll after turn 1' });
+  await data.call('POST', `${c}/close`, ADMIN, { reason: 'the test is over' });
+  const done = await open(`#/campaigns/${closed}`);
+  const verdict = done.locator('.dice-panel .dice-status');
+  await verdict.waitFor();
+  assert.equal(await verdict.getAttribute('class'), 'dice-status verified', await verdict.textContent());
+  const rows = done.locator('.dice-panel table.keys > tbody > tr');
+  assert.ok(await rows.count() >= 4);
+  for (const row of await rows.all()) {
+    const key = await row.getAttribute('data-key');
+    assert.equal(await row.locator('td.state').textContent(), 'checked', key);
+    if (key !== 'stream') assert.equal(await row.locator('td').nth(4).textContent(), '✓', `${key} derives from the root`);
+  }
+  assert.deepEqual(done.errors, []);
+  await done.close();
 });
 
 test('a battle is stepped event by event and every die is verified by the page', async () => {

@@ -44,6 +44,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("dice/chacha20.js", "text/javascript; charset=utf-8"),
     asset!("dice/sha256.js", "text/javascript; charset=utf-8"),
     asset!("dice/verify.js", "text/javascript; charset=utf-8"),
+    asset!("dice/campaign.js", "text/javascript; charset=utf-8"),
 ];
 
 /// The page may load and fetch only from Herald itself; SVG pictures are inlined as markup

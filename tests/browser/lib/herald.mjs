@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, 'target');
-const ADMIN = 'browser-test-admin-token';
+export const ADMIN = 'browser-test-admin-token';
 
 /** Start `herald` and wait until it answers `/readyz`. */
 export async function startHerald() {
@@ -105,6 +105,9 @@ export async function seed(base) {
   const campaign = created.stream.replace(/^campaign-/, '');
   const c = `/v1/campaigns/${campaign}`;
   await call('POST', `${c}/turns`, judge, { deadline: '2030-12-01T05:00:00Z' });
+  // Entropy for turn 1's key (docs/DICE.md "Campaign keys"), sealed until the lock.
+  await call('POST', `${c}/entropy`, alice, { entropy: 'alice turn 1' });
+  await call('POST', `${c}/entropy`, bob, { entropy: 'bob turn 1' });
   await call('POST', `${c}/orders`, alice, { text: 'Sai Rei: 5E > 8E\nGerrard: 5G > 8G' });
   await call('POST', `${c}/orders`, bob, { text: 'Plague Host: 9E > 8E', private: true });
   await call('POST', `${c}/lock`, judge);
@@ -122,6 +125,9 @@ export async function seed(base) {
   await call('POST', `${b}/strategy-bonuses`, judge, { side: sideOf('alice'), bonus: 7 });
   await call('POST', `${b}/strategy-bonuses`, judge, { side: sideOf('bob'), bonus: 4 });
   await call('POST', `${b}/resolve`, judge, {});
+
+  // A judge's roll between turns: drawn from interval:1, revealed with turn 2's adjudication.
+  await call('POST', `/v1/streams/campaign-${campaign}/rolls`, judge, { expression: '2d6', purpose: 'sanction: late orders from Gerrard' });
 
   // Turn 2 applies the battle's casualties and moves the loser off the square.
   await call('POST', `${c}/turns`, judge, { deadline: '2030-12-02T05:00:00Z' });
