@@ -23,6 +23,7 @@ mod envelope;
 mod idempotency;
 mod live;
 mod reads;
+mod tmpfs;
 mod versions;
 
 pub use bulk::*;
@@ -31,6 +32,7 @@ pub use envelope::*;
 pub use idempotency::*;
 pub use live::*;
 pub use reads::*;
+pub use tmpfs::Tmpfs;
 pub use versions::*;
 
 use crate::{AppendRequest, Direction, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SledStore};

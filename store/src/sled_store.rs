@@ -170,6 +170,26 @@ pub(crate) fn sled_write_failure(context: &str, error: &sled::Error) -> StoreErr
     }
 }
 
+/// Apply one batch to each tree of the log (events, streams, heads, commands) in one
+/// transaction: an append's group commit, or dropping what failed group commits left. `what`
+/// names it in the error.
+pub(crate) fn apply_to_log(trees: &Trees, batches: &[sled::Batch; 4], what: &str) -> Result<(), StoreError> {
+    use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
+    let [events, streams, heads, commands] = batches;
+    (&trees.events, &trees.streams, &trees.heads, &trees.commands)
+        .transaction(|(e, s, h, c)| {
+            e.apply_batch(events)?;
+            s.apply_batch(streams)?;
+            h.apply_batch(heads)?;
+            c.apply_batch(commands)?;
+            Ok::<(), ConflictableTransactionError<()>>(())
+        })
+        .map_err(|e: TransactionError<()>| match e {
+            TransactionError::Storage(e) => sled_write_failure(&format!("{what} failed"), &e),
+            TransactionError::Abort(()) => backend(format!("{what} aborted")),
+        })
+}
+
 pub(crate) fn backend(e: impl std::fmt::Display) -> StoreError {
     StoreError::Backend(e.to_string())
 }

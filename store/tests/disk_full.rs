@@ -5,48 +5,13 @@
 //! reader saw stays at the position it saw it; writes resume by themselves once space returns.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use herald_store::conformance::{new_event, read_all_to_end};
+use herald_store::conformance::{new_event, read_all_to_end, Tmpfs};
 use herald_store::{AppendRequest, EventStore, ExpectedVersion, RecordedEvent, SledStore, StoreError};
-
-/// A tmpfs of `size` mounted on a fresh directory, unmounted on drop.
-struct Tmpfs {
-    dir: PathBuf,
-    _parent: tempfile::TempDir,
-}
-
-impl Tmpfs {
-    /// `None` (the test is skipped, saying why) when mounting is not allowed here, unless on CI.
-    fn mount(size: &str) -> Option<Self> {
-        let parent = tempfile::tempdir().expect("temp dir");
-        let dir = parent.path().join("disk");
-        std::fs::create_dir(&dir).expect("mount point");
-        let status =
-            Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(&dir).status();
-        match status {
-            Ok(status) if status.success() => Some(Self { dir, _parent: parent }),
-            other => {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "CI runs as root and must run this test, but mounting a tmpfs failed: {other:?}"
-                );
-                eprintln!("SKIPPED: mounting a tmpfs needs root (mount said {other:?}); CI runs this test as root");
-                None
-            }
-        }
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
-    }
-}
 
 /// An append of one event of `bytes` of payload to a new stream.
 fn append_request(writer: usize, n: usize, bytes: usize) -> AppendRequest {
@@ -96,9 +61,9 @@ fn wait_until(deadline: Instant, what: &str, mut done: impl FnMut() -> bool) {
 #[test]
 fn a_full_disk_refuses_writes_publishes_nothing_unacknowledged_and_writes_resume_once_space_returns() {
     let Some(disk) = Tmpfs::mount("16m") else { return };
-    let log = disk.dir.join("log");
-    let ballast = disk.dir.join("ballast");
-    let filler = disk.dir.join("filler");
+    let log = disk.dir().join("log");
+    let ballast = disk.dir().join("ballast");
+    let filler = disk.dir().join("filler");
     let store = SledStore::open(&log).expect("open on the tmpfs");
     store.set_reserve(2 << 20);
     // Room the test gives back once the disk is full.
@@ -237,8 +202,8 @@ fn a_full_disk_refuses_writes_publishes_nothing_unacknowledged_and_writes_resume
 #[test]
 fn a_start_on_a_full_disk_fails_cleanly_and_the_next_start_works_once_space_returns() {
     let Some(disk) = Tmpfs::mount("8m") else { return };
-    let log = disk.dir.join("log");
-    let filler = disk.dir.join("filler");
+    let log = disk.dir().join("log");
+    let filler = disk.dir().join("filler");
     let written = {
         let store = SledStore::open(&log).expect("open on the tmpfs");
         store.set_reserve(0);

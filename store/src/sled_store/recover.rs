@@ -17,8 +17,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
-
 use super::sync::{Durability, Syncer};
 use super::{backend, sled_write_failure, write_failure, Instance, Shared, Trees};
 use crate::codec::{self, decode_command, decode_event, position_key, stream_key};
@@ -184,18 +182,7 @@ fn truncate(instance: &Instance, from: u64) -> Result<(), StoreError> {
             None => heads.remove(stream.as_bytes()),
         }
     }
-    (&trees.events, &trees.streams, &trees.heads, &trees.commands)
-        .transaction(|(e, s, h, c)| {
-            e.apply_batch(&events)?;
-            s.apply_batch(&streams)?;
-            h.apply_batch(&heads)?;
-            c.apply_batch(&commands)?;
-            Ok::<(), ConflictableTransactionError<()>>(())
-        })
-        .map_err(|e: TransactionError<()>| match e {
-            TransactionError::Storage(e) => sled_write_failure("dropping unacknowledged events failed", &e),
-            TransactionError::Abort(()) => backend("dropping unacknowledged events aborted"),
-        })?;
+    super::apply_to_log(trees, &[events, streams, heads, commands], "dropping unacknowledged events")?;
     instance.db.flush().map_err(|e| sled_write_failure("flushing the log failed", &e))?;
     instance
         .syncer

@@ -18,12 +18,11 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
-use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use super::flusher::{self, Flush};
 use super::plan::replay;
 use super::recover::{self, Reopen};
-use super::{backend, sled_write_failure, write_failure, Instance, Shared};
+use super::{backend, write_failure, Instance, Shared};
 use crate::codec::{encode_command, encode_event, position_key, stream_key};
 use crate::plan::{Outcome, Planner};
 use crate::{AppendRequest, AppendResult, StoreError, StoredCommand};
@@ -257,19 +256,7 @@ impl Writer {
                 commands.insert(command_id.as_bytes(), encode_command(&stored));
             }
         }
-        let t = &instance.trees;
-        (&t.events, &t.streams, &t.heads, &t.commands)
-            .transaction(|(e, s, h, c)| {
-                e.apply_batch(&events)?;
-                s.apply_batch(&streams)?;
-                h.apply_batch(&heads)?;
-                c.apply_batch(&commands)?;
-                Ok::<(), ConflictableTransactionError<()>>(())
-            })
-            .map_err(|e: TransactionError<()>| match e {
-                TransactionError::Storage(e) => sled_write_failure("the append's transaction failed", &e),
-                TransactionError::Abort(()) => backend("append transaction aborted"),
-            })?;
+        super::apply_to_log(&instance.trees, &[events, streams, heads, commands], "the append's transaction")?;
         // Committed: these positions are taken whatever the flush says, or the next batch would
         // overwrite them.
         self.next = next;

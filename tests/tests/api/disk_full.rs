@@ -5,50 +5,15 @@
 //! is there after (and after a restart), and every event a reader saw is at the position it saw.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use herald_store::conformance::Tmpfs;
 use herald_tests::{sample_battle, spawn_app_with, TestApp, ADMIN_TOKEN};
 use serde_json::Value;
 
 use crate::support::*;
-
-/// A tmpfs of `size` mounted on a fresh directory, unmounted on drop.
-struct Tmpfs {
-    dir: PathBuf,
-    _parent: tempfile::TempDir,
-}
-
-impl Tmpfs {
-    /// `None` (the test is skipped, saying why) when mounting is not allowed here, unless on CI.
-    fn mount(size: &str) -> Option<Self> {
-        let parent = tempfile::tempdir().expect("temp dir");
-        let dir = parent.path().join("disk");
-        std::fs::create_dir(&dir).expect("mount point");
-        let status =
-            Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(&dir).status();
-        match status {
-            Ok(status) if status.success() => Some(Self { dir, _parent: parent }),
-            other => {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "CI runs as root and must run this test, but mounting a tmpfs failed: {other:?}"
-                );
-                eprintln!("SKIPPED: mounting a tmpfs needs root (mount said {other:?}); CI runs this test as root");
-                None
-            }
-        }
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
-    }
-}
 
 /// Acknowledged creations: each stream with the events its 201 returned (position, id).
 type Acked = Arc<Mutex<Vec<(String, Vec<(u64, String)>)>>>;
@@ -77,9 +42,9 @@ async fn all_events(app: &TestApp) -> HashMap<u64, String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_full_disk_answers_507_keeps_reads_and_resumes_writes_by_itself_losing_nothing_acknowledged() {
     let Some(disk) = Tmpfs::mount("24m") else { return };
-    let data_dir = disk.dir.join("data");
+    let data_dir = disk.dir().join("data");
     std::fs::create_dir(&data_dir).expect("data dir");
-    let ballast = disk.dir.join("ballast");
+    let ballast = disk.dir().join("ballast");
     let app = {
         let data_dir = data_dir.clone();
         Arc::new(
@@ -94,7 +59,7 @@ async fn a_full_disk_answers_507_keeps_reads_and_resumes_writes_by_itself_losing
     // Room the test gives back once the disk is full.
     std::fs::write(&ballast, vec![0u8; 3 << 20]).expect("ballast");
     // And room for the restart at the end (a start needs some: OPERATIONS.md).
-    let ballast_for_restart = disk.dir.join("ballast-for-restart");
+    let ballast_for_restart = disk.dir().join("ballast-for-restart");
     std::fs::write(&ballast_for_restart, vec![0u8; 4 << 20]).expect("ballast");
 
     // Acknowledged creations: stream → the events the 201 returned (id by position).
