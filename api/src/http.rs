@@ -240,7 +240,7 @@ fn fixed_past(req: &HttpRequest) -> bool {
     else {
         return false;
     };
-    let Some(state) = req.app_data::<actix_web::web::Data<crate::startup::AppState>>() else { return false };
+    let Some(state) = req.app_data::<actix_web::web::Data<crate::state::AppState>>() else { return false };
     state
         .service
         .catalog()

@@ -356,7 +356,7 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Json<T
                     // Every field at every depth must be one the route's schema names.
                     let unknown = serde_json::from_str::<serde_json::Value>(raw.get())
                         .ok()
-                        .and_then(|body| crate::openapi::unknown::in_request(&method, &pattern, &body));
+                        .and_then(|body| crate::unknown_fields::in_request(&method, &pattern, &body));
                     match unknown {
                         Some(pointer) => Err(unknown_field("invalid JSON body", &pointer).into()),
                         None => Ok(Json(value)),

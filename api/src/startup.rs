@@ -18,33 +18,9 @@ use crate::{
     metrics::Metrics,
     problem,
     snapshots::{Snapshots, SAVE_EVERY},
+    state::{AppState, RequestId},
     store::StoreLocation,
 };
-
-/// Shared state of every handler.
-pub struct AppState {
-    /// The application service.
-    pub service: Service,
-    /// Issued tokens.
-    pub tokens: Tokens,
-    /// Metrics.
-    pub metrics: Metrics,
-    /// The store, for reads.
-    pub store: Arc<dyn EventStore>,
-    /// Whether start-up is over: the read models caught up and the follow-ups a crash may have
-    /// left undone completed. Until then `/v1` answers 503.
-    pub ready: std::sync::atomic::AtomicBool,
-    /// Open live event streams, and their limits.
-    pub live: Arc<crate::live::LiveReaders>,
-    /// Who may read `/metrics`.
-    pub metrics_exposure: crate::config::MetricsExposure,
-    /// Rendered current views, by stream, version and reader.
-    pub views: crate::views::Views,
-}
-
-/// The request id of the current request (client's `X-Request-Id` or a fresh UUIDv7).
-#[derive(Debug, Clone)]
-pub struct RequestId(pub String);
 
 /// A built, bound, not yet running server.
 pub struct Application {
@@ -59,6 +35,9 @@ impl Application {
     /// Open the store, load tokens and bind the listener; the read models catch up with the log
     /// in the background (`/readyz` and every `/v1` route answer 503 "catching up" until then).
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        // Request bodies are checked for unknown fields against the document clients are
+        // generated from; the check sits below the routes, so it is handed the document here.
+        crate::unknown_fields::install(crate::openapi::spec_value);
         let location = StoreLocation::from_settings(&settings)?;
         let opening = location.clone();
         let reserve = settings.storage_reserve_mb.saturating_mul(1 << 20);
@@ -185,7 +164,7 @@ impl Application {
                 })
                 // Outermost: CORS, so preflights and every answer (errors too) carry its headers.
                 .wrap(actix_web::middleware::Condition::new(!cors_origins.is_empty(), crate::http::cors(&cors_origins)))
-                .configure(crate::routes::configure)
+                .configure(crate::router::configure)
         })
         // A live reader's connection, so that its stream can see the client go away (`live.rs`).
         .on_connect(crate::live::remember_connection)

@@ -9,7 +9,7 @@ mod support;
 use herald_domain::percentile_skirmish::{
     battle::{
         command::{FamiliarSpec, SkirmishCommand, Summons},
-        state::{Phase, SkirmishState},
+        state::Phase,
     },
     rules::{BattleOptions, CombatChoice, SpellRolls},
     spells::Spell,
@@ -21,7 +21,7 @@ const SERVICE: &str = "herald: docs/rulesets/percentile-skirmish.md";
 
 /// A battle nobody has opened yet, to try opening commands on.
 fn unopened() -> Battle {
-    Battle { state: SkirmishState::default(), events: Vec::new(), seed: 0, accepted: Vec::new() }
+    Battle::empty(0)
 }
 
 fn two_minis() -> Vec<herald_domain::percentile_skirmish::mini::MiniSpec> {

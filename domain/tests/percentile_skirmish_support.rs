@@ -4,9 +4,8 @@
 //! ended), and the data-driven `given / when / then` form every rule test is written in.
 #![allow(dead_code)]
 
-use chrono::{DateTime, TimeZone, Utc};
 use herald_domain::{
-    dice::{seed, DiceExpr, DiceTape},
+    dice::DiceExpr,
     percentile_skirmish::{
         battle::{
             command::{ParticipantSpec, SkirmishCommand, Summons},
@@ -18,8 +17,10 @@ use herald_domain::{
         spells::Spell,
         table::{Point, Shape, Table, TerrainFeature, TerrainKind},
     },
-    Actor, Context, Decider, EventType, Role, RuleError,
+    Actor, Decider, EventType, Role, RuleError,
 };
+use herald_test_support::harness::{self, Harness};
+pub use herald_test_support::harness::{now, server_seed};
 
 /// The stream every test battle lives on.
 pub const STREAM: &str = "battle-0190f0a4-3333-7000-8000-0000000ps002";
@@ -28,21 +29,9 @@ pub const RED: &str = "red";
 /// The second participant (bob).
 pub const BLUE: &str = "blue";
 
-/// A server seed numbered `n`.
-pub fn server_seed(n: u64) -> [u8; 32] {
-    let mut bytes = [0x5a; 32];
-    bytes[..8].copy_from_slice(&n.to_le_bytes());
-    bytes
-}
-
 /// `sha256` of [`server_seed`] `n`, hex.
 pub fn commitment_hex(n: u64) -> String {
-    hex::encode(seed::commitment(&server_seed(n)))
-}
-
-/// When every command is received.
-pub fn now() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2024, 6, 1, 12, 0, 0).single().unwrap_or_default()
+    harness::commitment_hex(&server_seed(n))
 }
 
 /// The battle's judge.
@@ -278,17 +267,22 @@ pub fn done(mini: &str) -> SkirmishCommand {
 // The harness
 // ---------------------------------------------------------------------------------------------
 
-/// A battle in progress: its folded state, its events and the accepted commands.
+/// A battle in progress: the one harness every ruleset's tests share
+/// (`herald_test_support::harness`), with the percentile-skirmish vocabulary below.
 #[derive(Clone)]
-pub struct Battle {
-    /// The state after every accepted command.
-    pub state: SkirmishState,
-    /// Every event so far.
-    pub events: Vec<SkirmishEvent>,
-    /// The server seed number.
-    pub seed: u64,
-    /// The accepted commands with their actors, for replays.
-    pub accepted: Vec<(SkirmishCommand, Actor)>,
+pub struct Battle(pub Harness<PercentileSkirmish>);
+
+impl std::ops::Deref for Battle {
+    type Target = Harness<PercentileSkirmish>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Battle {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 /// The command that opens a battle.
@@ -309,13 +303,12 @@ pub fn create_command(
     }
 }
 
-/// The context the application layer builds for `state`.
-pub fn context(state: &SkirmishState, actor: Actor, n: u64) -> Context {
-    let key = seed::effective_seed(&server_seed(n), STREAM, &state.dice.contributions);
-    Context { stream: STREAM.into(), actor, recorded_at: now(), dice: DiceTape::new(key, state.dice.next_word) }
-}
-
 impl Battle {
+    /// A stream nobody has opened yet, under server seed `n`.
+    pub fn empty(n: u64) -> Self {
+        Self(Harness::empty(STREAM, n).numbered(server_seed, now()))
+    }
+
     /// A battle on the default table with default options.
     pub fn new(minis: Vec<MiniSpec>) -> Self {
         Self::with(Table::default(), minis, BattleOptions::default(), Summons::default(), 0)
@@ -323,31 +316,9 @@ impl Battle {
 
     /// A battle with everything given, under server seed `n`.
     pub fn with(table: Table, minis: Vec<MiniSpec>, options: BattleOptions, summons: Summons, n: u64) -> Self {
-        let mut battle = Self { state: SkirmishState::default(), events: Vec::new(), seed: n, accepted: Vec::new() };
+        let mut battle = Self::empty(n);
         battle.by(judge(), create_command(table, minis, options, summons, n));
         battle
-    }
-
-    /// Decide `command` for `actor`; on acceptance fold its events into the state.
-    pub fn attempt(&mut self, actor: Actor, command: SkirmishCommand) -> Result<Vec<SkirmishEvent>, RuleError> {
-        let mut ctx = context(&self.state, actor.clone(), self.seed);
-        let events = PercentileSkirmish::decide(&self.state, &command, &mut ctx)?;
-        for event in &events {
-            PercentileSkirmish::evolve(&mut self.state, event);
-        }
-        assert_eq!(self.state.dice.next_word, ctx.dice.next_word(), "the events of {command:?} lose track of the tape");
-        self.events.extend(events.iter().cloned());
-        self.accepted.push((command, actor));
-        Ok(events)
-    }
-
-    /// Decide `command` for `actor`, which must be accepted.
-    pub fn by(&mut self, actor: Actor, command: SkirmishCommand) -> Vec<SkirmishEvent> {
-        let shown = format!("{command:?}");
-        match self.attempt(actor, command) {
-            Ok(events) => events,
-            Err(error) => panic!("{shown} was refused: {} [{}] ({})", error.message, error.code, error.rule),
-        }
     }
 
     /// Decide `command` for the judge; it must be accepted.
@@ -358,19 +329,8 @@ impl Battle {
     /// `command` for `actor` is refused with `code`, citing `seed 002 "<rule>"` (or containing
     /// `rule` verbatim when it starts with `herald`), and changes nothing.
     pub fn refused_by(&mut self, actor: Actor, command: SkirmishCommand, code: &str, rule: &str) -> RuleError {
-        let before = self.state.clone();
-        let shown = format!("{command:?}");
-        match self.attempt(actor, command) {
-            Ok(events) => panic!("{shown} should be refused with {code}, produced {:?}", types(&events)),
-            Err(error) => {
-                assert_eq!(error.code, code, "{shown}: {} ({})", error.message, error.rule);
-                let cited = if rule.starts_with("herald") { rule.to_string() } else { heading(rule) };
-                assert!(error.rule.contains(&cited), "{code} cites {:?}, not {cited:?}", error.rule);
-                assert!(!error.message.is_empty());
-                assert_eq!(self.state, before, "a refused command changes nothing");
-                error
-            }
-        }
+        let cited = if rule.starts_with("herald") { rule.to_string() } else { heading(rule) };
+        self.0.refused_by(actor, command, code, &cited)
     }
 
     /// `command` for the judge is refused with `code` citing `rule`.

@@ -432,7 +432,7 @@ fn every_set_up_and_service_refusal_names_its_code_and_rule() {
         ),
     ];
     for (what, command, code) in cases {
-        let mut battle = Battle { state: Default::default(), events: Vec::new(), seed: 0, accepted: Vec::new() };
+        let mut battle = Battle::empty(0);
         let error = battle.attempt(judge(), command).expect_err(what);
         assert_eq!(error.code, code, "{what}: {}", error.message);
         assert!(error.rule.starts_with("herald"), "{what}: {}", error.rule);
@@ -448,7 +448,7 @@ fn every_set_up_and_service_refusal_names_its_code_and_rule() {
     if let SkirmishCommand::CreateBattle { participants, .. } = &mut twice {
         participants[1].name = RED.into();
     }
-    let mut battle = Battle { state: Default::default(), events: Vec::new(), seed: 0, accepted: Vec::new() };
+    let mut battle = Battle::empty(0);
     assert_eq!(battle.attempt(judge(), twice).expect_err("two reds").code, "percentile-skirmish.duplicate_participant");
     // Then the service's refusals in play.
     let mut battle = Battle::new(four());

@@ -612,6 +612,6 @@ fn every_refusal_in_play_names_its_code_and_rule() {
     // An unsealed seed.
     let C::CreateBattle { map, sides, figures, chariots, options, .. } = duel().command(0) else { unreachable!() };
     let unsealed = C::CreateBattle { map, sides, figures, chariots, options, seed_commitment: "not hex".into() };
-    let mut fresh = Battle { state: Default::default(), events: Vec::new(), seed: 0, accepted: Vec::new() };
+    let mut fresh = Battle::empty(0);
     assert_refused(fresh.attempt(gm(), unsealed), "swift-swords.seed_commitment_malformed", "herald");
 }

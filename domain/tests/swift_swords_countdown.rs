@@ -312,7 +312,7 @@ fn every_set_up_refusal_names_its_code_and_rule() {
     s.options.superiority = 1;
     cases.push(("a superiority of 1", s, "swift-swords.bad_options", "swift-swords"));
     for (what, setup, code, rule) in cases {
-        let mut battle = Battle { state: Default::default(), events: Vec::new(), seed: 0, accepted: Vec::new() };
+        let mut battle = Battle::empty(0);
         let error = battle.attempt(gm(), setup.command(0)).expect_err(what);
         assert_eq!(error.code, code, "{what}: {}", error.message);
         assert!(error.rule.contains(rule), "{what}: {} should cite {rule}", error.rule);

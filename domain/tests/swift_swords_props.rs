@@ -420,12 +420,11 @@ fn play(ops: &[Op], n: u64) -> Result<Battle, TestCaseError> {
 }
 
 fn replay(battle: &Battle) -> Vec<E> {
-    let mut again =
-        Battle { state: SwiftSwordsState::default(), events: Vec::new(), seed: battle.seed, accepted: Vec::new() };
+    let mut again = Battle::empty(battle.seed);
     for (command, actor) in &battle.accepted {
         again.by(actor.clone(), command.clone());
     }
-    again.events
+    again.0.events
 }
 
 proptest! {

@@ -333,7 +333,7 @@ fn refusals_of_chariots_name_their_code_and_rule() {
 #[test]
 fn refusals_of_a_chariots_set_up_name_their_code_and_rule() {
     let create = |setup: &Setup| {
-        let mut fresh = Battle { state: Default::default(), events: Vec::new(), seed: 0, accepted: Vec::new() };
+        let mut fresh = Battle::empty(0);
         fresh.attempt(gm(), setup.command(0))
     };
     let mut twice = chariot_setup();
@@ -423,7 +423,7 @@ fn a_two_handed_weapon_with_a_broken_arm_is_refused_per_seed_004_general_injury_
 #[test]
 fn refusals_of_the_fallen_and_of_a_missing_battle_name_their_code_and_rule() {
     // Herald's rule: a battle is created before anything else is asked of it.
-    let mut none = Battle { state: Default::default(), events: Vec::new(), seed: 0, accepted: Vec::new() };
+    let mut none = Battle::empty(0);
     assert_refused(none.attempt(gm(), begin()), "swift-swords.not_found", "herald");
     // seed 004 "Combat": an encounter is fought between at least two sides.
     let mut lonely = Setup::of(vec![goblin("goblin-1", "a")]);

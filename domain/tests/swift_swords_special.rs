@@ -351,7 +351,7 @@ fn the_gm_ends_the_encounter_and_a_player_may_only_concede_per_seed_004_what_it_
 #[test]
 fn a_set_up_that_breaks_the_seed_is_refused_with_its_rule_per_seed_004_ranks() {
     let too_high = Setup::of(vec![FigureSpec { physical: 10, ..roland("a") }, goblin("goblin-1", "d")]);
-    let mut battle = Battle { state: Default::default(), events: vec![], seed: 0, accepted: vec![] };
+    let mut battle = Battle::empty(0);
     assert_refused(battle.attempt(gm(), too_high.command(0)), "swift-swords.bad_profile", "Ranks.");
     let too_many_dice = Setup::of(vec![
         FigureSpec { action_dice: ActionDiceSpec::Roll { dice: 7 }, ..roland("a") },

@@ -5,15 +5,13 @@
 //! are written with.
 #![allow(dead_code)]
 
-use chrono::{DateTime, TimeZone, Utc};
 use herald_domain::{
-    dice::{seed, DiceTape},
     swift_swords::{
         battle::{
             command::{DefenceChoice, SwiftSwordsCommand as C},
             event::SwiftSwordsEvent as E,
             pending::{AttackOptions, Destination},
-            state::{Figure, SideSpec, SwiftSwordsState},
+            state::{Figure, SideSpec},
             SwiftSwords,
         },
         chariot::ChariotSpec,
@@ -25,8 +23,10 @@ use herald_domain::{
         options::BattleOptions,
         zones::{ZoneMap, ZoneSpec},
     },
-    Actor, Context, Decider, Role, RuleError,
+    Actor, Role, RuleError,
 };
+use herald_test_support::harness::{self, Harness};
+pub use herald_test_support::harness::{find_seed_from, now, server_seed};
 
 /// The stream every test battle lives on.
 pub const STREAM: &str = "battle-0190f0a4-4444-7000-8000-0000000ss004";
@@ -36,21 +36,9 @@ pub fn heading(name: &str) -> String {
     format!("seed 004 \"{name}\"")
 }
 
-/// A server seed numbered `n`.
-pub fn server_seed(n: u64) -> [u8; 32] {
-    let mut bytes = [0x5a; 32];
-    bytes[..8].copy_from_slice(&n.to_le_bytes());
-    bytes
-}
-
 /// `sha256` of [`server_seed`] `n`, hex.
 pub fn commitment_hex(n: u64) -> String {
-    hex::encode(seed::commitment(&server_seed(n)))
-}
-
-/// When every command is received.
-pub fn now() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2024, 6, 1, 12, 0, 0).single().unwrap_or_default()
+    harness::commitment_hex(&server_seed(n))
 }
 
 /// The GM.
@@ -290,23 +278,22 @@ pub fn move_to(figure: &str, to: Destination) -> C {
 // The harness
 // ---------------------------------------------------------------------------------------------
 
-/// A battle in progress: its folded state, its events and the accepted commands.
+/// A battle in progress: the one harness every ruleset's tests share
+/// (`herald_test_support::harness`), with the swift-swords vocabulary below.
 #[derive(Clone)]
-pub struct Battle {
-    /// The state after every accepted command.
-    pub state: SwiftSwordsState,
-    /// Every event so far.
-    pub events: Vec<E>,
-    /// The server seed number.
-    pub seed: u64,
-    /// The accepted commands with their actors, for replays.
-    pub accepted: Vec<(C, Actor)>,
+pub struct Battle(pub Harness<SwiftSwords>);
+
+impl std::ops::Deref for Battle {
+    type Target = Harness<SwiftSwords>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
 }
 
-/// The context the application layer builds for `state`.
-pub fn context(state: &SwiftSwordsState, actor: Actor, n: u64) -> Context {
-    let key = seed::effective_seed(&server_seed(n), STREAM, &state.dice.contributions);
-    Context { stream: STREAM.into(), actor, recorded_at: now(), dice: DiceTape::new(key, state.dice.next_word) }
+impl std::ops::DerefMut for Battle {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 impl Battle {
@@ -315,9 +302,14 @@ impl Battle {
         Self::seeded(setup, 0)
     }
 
+    /// An empty stream under server seed `n`: nothing created yet.
+    pub fn empty(n: u64) -> Self {
+        Self(Harness::empty(STREAM, n).numbered(server_seed, now()))
+    }
+
     /// Open `setup` under server seed `n`.
     pub fn seeded(setup: &Setup, n: u64) -> Self {
-        let mut battle = Self { state: SwiftSwordsState::default(), events: Vec::new(), seed: n, accepted: Vec::new() };
+        let mut battle = Self::empty(n);
         battle.by(gm(), setup.command(n));
         battle
     }
@@ -329,38 +321,9 @@ impl Battle {
         battle
     }
 
-    /// Fold `event` in as if a rule the service does not model had produced it (a hand set to
-    /// known faces, a pool in place): for states no command reaches directly.
-    pub fn inject(&mut self, event: E) {
-        SwiftSwords::evolve(&mut self.state, &event);
-        self.events.push(event);
-    }
-
     /// Set a figure's dice in hand.
     pub fn hand(&mut self, figure: &str, faces: &[u8]) {
         self.inject(E::HandChanged { figure: figure.into(), hand: faces.to_vec(), reason: "test".into() });
-    }
-
-    /// Decide `command` for `actor`; on acceptance fold its events in.
-    pub fn attempt(&mut self, actor: Actor, command: C) -> Result<Vec<E>, RuleError> {
-        let mut ctx = context(&self.state, actor.clone(), self.seed);
-        let events = SwiftSwords::decide(&self.state, &command, &mut ctx)?;
-        for event in &events {
-            SwiftSwords::evolve(&mut self.state, event);
-        }
-        assert_eq!(self.state.dice.next_word, ctx.dice.next_word(), "the events of {command:?} lose track of the tape");
-        self.events.extend(events.iter().cloned());
-        self.accepted.push((command, actor));
-        Ok(events)
-    }
-
-    /// Decide `command` for `actor`, which must be accepted.
-    pub fn by(&mut self, actor: Actor, command: C) -> Vec<E> {
-        let shown = format!("{command:?}");
-        match self.attempt(actor, command) {
-            Ok(events) => events,
-            Err(error) => panic!("{shown} was refused: {} [{}] ({})", error.message, error.code, error.rule),
-        }
     }
 
     /// Decide `command` as the GM.
@@ -442,16 +405,6 @@ pub fn check(given: &Setup, n: u64, when: Vec<Step>, then: impl FnOnce(&Battle, 
 /// The first seed in `0..tries` for which `found` holds, with what it found.
 pub fn find_seed<T>(tries: u64, found: impl FnMut(u64) -> Option<T>) -> (u64, T) {
     find_seed_from(0, tries, found)
-}
-
-/// The first seed in `start..start + tries` for which `found` holds, with what it found.
-pub fn find_seed_from<T>(start: u64, tries: u64, mut found: impl FnMut(u64) -> Option<T>) -> (u64, T) {
-    for n in start..start + tries {
-        if let Some(value) = found(n) {
-            return (n, value);
-        }
-    }
-    panic!("no seed in {start}..{} gives the case", start + tries);
 }
 
 /// The attack records among `events`.

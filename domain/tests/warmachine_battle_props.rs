@@ -335,12 +335,11 @@ fn play(ops: &[Op], n: u64) -> Result<Battle, TestCaseError> {
 /// Re-run the accepted commands of `battle` from an empty stream under the same seed: every one is
 /// accepted again and produces the same events.
 fn replay(battle: &Battle) -> Vec<WarmachineEvent> {
-    let mut again =
-        Battle { state: WarmachineState::default(), events: Vec::new(), seed: battle.seed, accepted: Vec::new() };
+    let mut again = Battle::empty(battle.seed);
     for (command, actor) in &battle.accepted {
         again.by(actor.clone(), command.clone());
     }
-    again.events
+    again.0.events
 }
 
 proptest! {

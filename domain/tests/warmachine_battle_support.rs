@@ -6,7 +6,6 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 use herald_domain::{
-    dice::{seed, DiceTape},
     warmachine::{
         battle::{
             command::{ControlChoices, DisplacementKindSpec, ModelSpec, Movement, PlayerSpec, UnitPlacement},
@@ -21,6 +20,7 @@ use herald_domain::{
     },
     Actor, Context, Decider, EventType, Role, RuleError,
 };
+use herald_test_support::harness::{self as shared, Harness};
 
 /// The stream every test battle lives on.
 pub const STREAM: &str = "battle-0190f0a4-2222-7000-8000-00000000wm00";
@@ -39,7 +39,7 @@ pub fn server_seed(n: u64) -> [u8; 32] {
 
 /// `sha256` of [`server_seed`] `n`, hex.
 pub fn commitment_hex(n: u64) -> String {
-    hex::encode(seed::commitment(&server_seed(n)))
+    shared::commitment_hex(&server_seed(n))
 }
 
 /// When every command is received.
@@ -415,17 +415,27 @@ pub fn use_rule(model: &str, rule: &str) -> WarmachineCommand {
 // The harness
 // ---------------------------------------------------------------------------------------------
 
-/// A battle in progress: its folded state, its events and the accepted commands.
+/// A battle in progress: the one harness every ruleset's tests share
+/// (`herald_test_support::harness`), with the warmachine vocabulary below.
 #[derive(Clone)]
-pub struct Battle {
-    /// The state after every accepted command.
-    pub state: WarmachineState,
-    /// Every event so far.
-    pub events: Vec<WarmachineEvent>,
-    /// The server seed number.
-    pub seed: u64,
-    /// The accepted commands with their actors, for replays.
-    pub accepted: Vec<(WarmachineCommand, Actor)>,
+pub struct Battle(pub Harness<Warmachine>);
+
+impl std::ops::Deref for Battle {
+    type Target = Harness<Warmachine>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Battle {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+/// The harness of an empty stream under server seed `n`.
+fn harness(n: u64) -> Harness<Warmachine> {
+    Harness::empty(STREAM, n).numbered(server_seed, now())
 }
 
 /// The command that opens a battle on `table` with `models` under server seed `n`.
@@ -436,11 +446,17 @@ pub fn create_command(table: Table, models: Vec<ModelSpec>, n: u64) -> Warmachin
 /// The context the application layer builds for `state`: the tape keyed by the effective seed of
 /// server seed `n`, positioned at `state.next_word`.
 pub fn context(state: &WarmachineState, actor: Actor, n: u64) -> Context {
-    let key = seed::effective_seed(&server_seed(n), STREAM, &state.contributions);
-    Context { stream: STREAM.into(), actor, recorded_at: now(), dice: DiceTape::new(key, state.next_word) }
+    let mut harness = harness(n);
+    harness.state = state.clone();
+    harness.context(actor)
 }
 
 impl Battle {
+    /// A stream nobody has opened yet, under server seed `n`.
+    pub fn empty(n: u64) -> Self {
+        Self(harness(n))
+    }
+
     /// A battle on the default table.
     pub fn new(models: Vec<ModelSpec>) -> Self {
         Self::on(Table::default(), models, 0)
@@ -448,40 +464,9 @@ impl Battle {
 
     /// A battle on `table` under server seed `n`.
     pub fn on(table: Table, models: Vec<ModelSpec>, n: u64) -> Self {
-        let mut battle = Self { state: WarmachineState::default(), events: Vec::new(), seed: n, accepted: Vec::new() };
+        let mut battle = Self(harness(n));
         battle.by(judge(), create_command(table, models, n));
         battle
-    }
-
-    /// Fold `event` into the battle as if a rule the service does not model had produced it
-    /// (a feat granting focus above ARC, say): for states no command reaches.
-    pub fn inject(&mut self, event: WarmachineEvent) {
-        Warmachine::evolve(&mut self.state, &event);
-        self.events.push(event);
-    }
-
-    /// Decide `command` for `actor`; on acceptance fold its events into the state.
-    pub fn attempt(&mut self, actor: Actor, command: WarmachineCommand) -> Result<Vec<WarmachineEvent>, RuleError> {
-        let mut ctx = context(&self.state, actor.clone(), self.seed);
-        let events = Warmachine::decide(&self.state, &command, &mut ctx)?;
-        for event in &events {
-            Warmachine::evolve(&mut self.state, event);
-        }
-        // Every die drawn is accounted for in the events: the next decision starts where this
-        // one stopped drawing, so no die is ever drawn twice.
-        assert_eq!(self.state.next_word, ctx.dice.next_word(), "the events of {command:?} lose track of the tape");
-        self.events.extend(events.iter().cloned());
-        self.accepted.push((command, actor));
-        Ok(events)
-    }
-
-    /// Decide `command` for `actor`, which must be accepted.
-    pub fn by(&mut self, actor: Actor, command: WarmachineCommand) -> Vec<WarmachineEvent> {
-        let shown = format!("{command:?}");
-        match self.attempt(actor, command) {
-            Ok(events) => events,
-            Err(error) => panic!("{shown} was refused: {} [{}] ({})", error.message, error.code, error.rule),
-        }
     }
 
     /// The controller of the player whose turn it is (red before the first turn).
@@ -516,22 +501,8 @@ impl Battle {
     /// (or containing `rule` verbatim when it does not start with a capital letter), and the
     /// state is left as it was.
     pub fn refused_by(&mut self, actor: Actor, command: WarmachineCommand, code: &str, rule: &str) -> RuleError {
-        let before = self.state.clone();
-        let events_before = self.events.len();
-        let shown = format!("{command:?}");
-        match self.attempt(actor, command) {
-            Ok(events) => panic!("{shown} should be refused with {code}, produced {events:?}"),
-            Err(error) => {
-                assert_eq!(error.code, code, "{shown}: {} ({})", error.message, error.rule);
-                let cited =
-                    if rule.starts_with(|c: char| c.is_ascii_uppercase()) { heading(rule) } else { rule.into() };
-                assert!(error.rule.contains(&cited), "{code} cites {:?}, not {cited:?}", error.rule);
-                assert!(!error.message.is_empty());
-                assert_eq!(self.state, before, "a refused command changes nothing");
-                assert_eq!(self.events.len(), events_before);
-                error
-            }
-        }
+        let cited = if rule.starts_with(|c: char| c.is_ascii_uppercase()) { heading(rule) } else { rule.into() };
+        self.0.refused_by(actor, command, code, &cited)
     }
 
     /// `command` for the current player's controller is refused with `code` citing `rule`.

@@ -320,7 +320,7 @@ proptest! {
         let fight = play(&ops, n);
         let text = serde_json::to_string(&fight.events).unwrap();
         let read: Vec<E> = serde_json::from_str(&text).unwrap();
-        prop_assert_eq!(fold(&read), fight.state);
+        prop_assert_eq!(fold(&read), fight.state.clone());
     }
 
     #[test]

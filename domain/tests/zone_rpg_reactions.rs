@@ -73,7 +73,7 @@ fn theobald_strikes(setup: &Table, n: u64) -> Fight {
 fn theobalds_4_hits_the_leader_first_since_his_armour_2_cuts_the_leaders_5_to_3_per_seed_001_reacting_to_an_attack() {
     let setup = theobald_and_the_leader();
     let n = find_seed(|n| {
-        let events = theobald_strikes(&setup, n).events;
+        let events = theobald_strikes(&setup, n).0.events;
         faces(&events, "damage d6 of Theobald's spear") == [4]
             && faces(&events, "damage d8 of bandit leader's battleaxe") == [5]
     });
@@ -97,7 +97,7 @@ fn a_counter_that_inflicts_more_hits_first_and_can_stop_the_attack_per_seed_001_
         npc("bandit leader", "road").armed(weapon("battleaxe", 8)).health(8),
     ]);
     let n = find_seed(|n| {
-        let events = theobald_strikes(&setup, n).events;
+        let events = theobald_strikes(&setup, n).0.events;
         faces(&events, "damage d6 of Theobald's spear") == [2]
             && faces(&events, "damage d8 of bandit leader's battleaxe") == [6]
     });
@@ -122,7 +122,7 @@ fn equal_damage_hits_both_at_the_same_time_per_seed_001_reacting_to_an_attack() 
         fight
     };
     let n = find_seed(|n| {
-        let events = strike(n).events;
+        let events = strike(n).0.events;
         let (mine, theirs) = (faces(&events, "Theobald's spear"), faces(&events, "bandit leader's axe"));
         mine == theirs && mine.first().is_some_and(|v| *v < 10)
     });

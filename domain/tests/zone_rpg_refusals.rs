@@ -12,7 +12,6 @@ use herald_domain::zone_rpg::{
     character::gear::Hands,
     choices::Condition,
     command::{Action, Manoeuvre, ReactionChoice, StuntProposal},
-    state::ZoneRpgState,
     ZoneRpgCommand as C,
 };
 use support::*;
@@ -241,6 +240,6 @@ fn a_map_with_more_than_500_borders_is_refused() {
     // docs/rulesets/zone-rpg.md): at most 500 borders.
     let too_many = vec![border("a", "b"); 501];
     let setup = table(vec![npc("bandit", "a")]).zones(vec![zone("a"), zone("b")], too_many);
-    let mut fight = Fight { state: ZoneRpgState::default(), events: vec![], seed: 0, accepted: vec![] };
+    let mut fight = Fight::empty(0);
     fight.refused(setup.create(0), "zone-rpg.border_count", "herald: docs/rulesets/zone-rpg.md");
 }

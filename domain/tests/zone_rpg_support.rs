@@ -7,7 +7,7 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 use herald_domain::{
-    dice::{seed, DiceTape, Draw},
+    dice::Draw,
     zone_rpg::{
         character::{
             gear::{ArmourSpec, Hands, ShieldSpec, WeaponSpec},
@@ -22,6 +22,8 @@ use herald_domain::{
     },
     Actor, Context, Decider, EventType, Role, RuleError,
 };
+pub use herald_test_support::harness::server_seed;
+use herald_test_support::harness::{self as shared, Harness};
 
 /// The stream every test fight lives on.
 pub const STREAM: &str = "battle-0190f0a4-4444-7000-8000-000000000001";
@@ -270,26 +272,26 @@ pub fn player(name: &str) -> Actor {
     Actor::player(format!("token:{name}"), name)
 }
 
-/// A server seed numbered `n`.
-pub fn server_seed(n: u64) -> [u8; 32] {
-    let mut bytes = [0x5a; 32];
-    bytes[..8].copy_from_slice(&n.to_le_bytes());
-    bytes
-}
-
 /// `sha256` of [`server_seed`] `n`, hex.
 pub fn commitment_hex(n: u64) -> String {
-    hex::encode(seed::commitment(&server_seed(n)))
+    shared::commitment_hex(&server_seed(n))
 }
 
+/// When every command is received.
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2024, 5, 1, 12, 0, 0).single().unwrap_or_default()
 }
 
+/// The harness of an empty stream under server seed `n`.
+fn harness(n: u64) -> Harness<ZoneRpg> {
+    Harness::empty(STREAM, n).numbered(server_seed, now())
+}
+
 /// The context the application layer builds for `state` under server seed `n`.
 pub fn context(state: &ZoneRpgState, actor: Actor, n: u64) -> Context {
-    let key = seed::effective_seed(&server_seed(n), STREAM, &state.dice.contributions);
-    Context { stream: STREAM.into(), actor, recorded_at: now(), dice: DiceTape::new(key, state.dice.next_word) }
+    let mut harness = harness(n);
+    harness.state = state.clone();
+    harness.context(actor)
 }
 
 /// The first server seed in `0..3000` for which `wanted` holds.
@@ -301,45 +303,40 @@ pub fn find_seed(mut wanted: impl FnMut(u64) -> bool) -> u64 {
 // When: the fight
 // ---------------------------------------------------------------------------------------------
 
-/// A fight in progress.
+/// A fight in progress: the one harness every ruleset's tests share
+/// (`herald_test_support::harness`), with the zone-rpg vocabulary below.
 #[derive(Clone)]
-pub struct Fight {
-    /// The state after every accepted command.
-    pub state: ZoneRpgState,
-    /// Every event so far.
-    pub events: Vec<ZoneRpgEvent>,
-    /// The server seed number.
-    pub seed: u64,
-    /// The accepted commands with their actors.
-    pub accepted: Vec<(C, Actor)>,
+pub struct Fight(pub Harness<ZoneRpg>);
+
+impl std::ops::Deref for Fight {
+    type Target = Harness<ZoneRpg>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Fight {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 /// A fight set up on `table` under server seed `n`.
 pub fn given(table: &Table, n: u64) -> Fight {
-    let mut fight = Fight { state: ZoneRpgState::default(), events: vec![], seed: n, accepted: vec![] };
+    let mut fight = Fight(harness(n));
     fight.by(gm(), table.create(n));
     fight
 }
 
 impl Fight {
-    /// Decide `command` for `actor`; fold its events on acceptance.
-    pub fn when(&mut self, actor: Actor, command: C) -> Result<Vec<ZoneRpgEvent>, RuleError> {
-        let mut ctx = context(&self.state, actor.clone(), self.seed);
-        let events = ZoneRpg::decide(&self.state, &command, &mut ctx)?;
-        for event in &events {
-            ZoneRpg::evolve(&mut self.state, event);
-        }
-        assert_eq!(self.state.dice.next_word, ctx.dice.next_word(), "the events of {command:?} lose track of the tape");
-        self.events.extend(events.iter().cloned());
-        self.accepted.push((command, actor));
-        Ok(events)
+    /// A stream nobody has opened yet, under server seed `n`.
+    pub fn empty(n: u64) -> Self {
+        Self(harness(n))
     }
 
-    /// `command` by `actor`, which must be accepted.
-    pub fn by(&mut self, actor: Actor, command: C) -> Vec<ZoneRpgEvent> {
-        let shown = format!("{command:?}");
-        self.when(actor, command)
-            .unwrap_or_else(|e| panic!("{shown} was refused: {} [{}] ({})", e.message, e.code, e.rule))
+    /// Decide `command` for `actor`; fold its events on acceptance.
+    pub fn when(&mut self, actor: Actor, command: C) -> Result<Vec<ZoneRpgEvent>, RuleError> {
+        self.0.attempt(actor, command)
     }
 
     /// `command` by the GM, which must be accepted.
@@ -350,20 +347,8 @@ impl Fight {
     /// Then: `command` by `actor` is refused with `code` citing seed 001 `heading` (or the rule
     /// text given verbatim when it starts with `herald`), and nothing changes.
     pub fn refused_by(&mut self, actor: Actor, command: C, code: &str, heading: &str) -> RuleError {
-        let before = self.state.clone();
-        let shown = format!("{command:?}");
-        match self.when(actor, command) {
-            Ok(events) => panic!("{shown} should be refused with {code}, produced {:?}", types(&events)),
-            Err(error) => {
-                assert_eq!(error.code, code, "{shown}: {} ({})", error.message, error.rule);
-                let cited =
-                    if heading.starts_with("herald") { heading.to_string() } else { format!("seed 001 \"{heading}\"") };
-                assert!(error.rule.contains(&cited), "{code} cites {:?}, not {cited:?}", error.rule);
-                assert!(!error.message.is_empty());
-                assert_eq!(self.state, before, "a refused command changes nothing");
-                error
-            }
-        }
+        let cited = if heading.starts_with("herald") { heading.to_string() } else { format!("seed 001 \"{heading}\"") };
+        self.0.refused_by(actor, command, code, &cited)
     }
 
     /// Then: `command` by the GM is refused.

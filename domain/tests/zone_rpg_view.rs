@@ -157,7 +157,7 @@ fn the_registry_finds_zone_rpg_and_plays_it_from_json() {
 fn a_fight_that_cannot_be_played_is_refused_at_set_up_per_seed_001_combat_procedure() {
     let mut one_faction = table(vec![pc("Balthasar", "alice", "road")]);
     one_faction.factions.truncate(1);
-    let mut fight = Fight { state: Default::default(), events: vec![], seed: 0, accepted: vec![] };
+    let mut fight = Fight::empty(0);
     fight.refused(one_faction.create(0), "zone-rpg.faction_count", "Combat procedure");
     let nowhere = table(vec![pc("Balthasar", "alice", "moon")]);
     fight.refused(nowhere.create(0), "zone-rpg.unknown_zone", "herald: docs/rulesets/zone-rpg.md");
@@ -250,7 +250,7 @@ fn every_set_up_refusal_names_its_code_and_rule() {
     t.options.durability.die = 1;
     cases.push(("a durability die of one face", t, "zone-rpg.durability_die", "Combat gear degradation"));
     for (what, t, code, rule) in cases {
-        let mut fight = Fight { state: Default::default(), events: vec![], seed: 0, accepted: vec![] };
+        let mut fight = Fight::empty(0);
         let error = fight.when(gm(), t.create(0)).expect_err(what);
         assert_eq!(error.code, code, "{what}: {}", error.message);
         assert!(error.rule.contains(rule), "{what}: {} should cite {rule}", error.rule);
@@ -258,7 +258,7 @@ fn every_set_up_refusal_names_its_code_and_rule() {
     // The stream's state and the seed's commitment.
     let mut fight = given(&base(), 0);
     fight.refused(base().create(0), "zone-rpg.already_exists", "herald");
-    let mut fight = Fight { state: Default::default(), events: vec![], seed: 0, accepted: vec![] };
+    let mut fight = Fight::empty(0);
     let C::CreateBattle { zones, borders, factions, characters, initiative, options, .. } = base().create(0) else {
         unreachable!()
     };

@@ -5,4 +5,5 @@
 //! the domain: what a crate's tests need beyond that (a store, envelopes) stays in that crate's
 //! `tests/`.
 
+pub mod harness;
 pub mod warmachine;

@@ -108,7 +108,9 @@ async fn spawn_with_store(data_dir: &Path, store: Option<&str>, configure: impl 
     let app = TestApp {
         address,
         data_dir: data_dir.to_path_buf(),
-        client: reqwest::Client::new(),
+        // A fresh connection per request: a pooled one the server is closing (its keep-alive ran
+        // out while a slow test parsed a large answer) would fail the next request at random.
+        client: reqwest::Client::builder().pool_max_idle_per_host(0).build().expect("an HTTP client"),
         handle,
         task: Some(task),
         _dir: None,

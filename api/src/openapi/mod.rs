@@ -15,7 +15,6 @@ mod normalize;
 mod parameters;
 mod registry;
 mod responses;
-pub mod unknown;
 
 use utoipa::{
     openapi::security::{Http, HttpAuthScheme, SecurityScheme},

@@ -7,7 +7,7 @@ use actix_web::{get, http::header, HttpRequest, HttpResponse};
 
 use super::{blocking, state};
 use crate::{
-    auth::Authenticated,
+    auth::request::Authenticated,
     problem::{ApiError, Problem},
 };
 
@@ -31,7 +31,7 @@ use crate::{
     security(("bearer" = [])))]
 #[get("/export")]
 pub async fn export_log(req: HttpRequest, Authenticated(actor): Authenticated) -> Result<HttpResponse, ApiError> {
-    crate::auth::require_host_admin(&req, &actor)?;
+    crate::auth::request::require_host_admin(&req, &actor)?;
     let app = state(&req)?;
     let (file, counts) = blocking(move || {
         let file = tempfile::NamedTempFile::new().map_err(ApiError::internal)?;

@@ -20,7 +20,7 @@ use crate::{
         verify::{verify_stream, VerifyError, VerifyReport},
         wrong_ruleset, AtVersion,
     },
-    auth::{Authenticated, MaybeAuthenticated},
+    auth::request::{Authenticated, MaybeAuthenticated},
     problem::{ApiError, Json, Problem, Query},
     views::ViewKey,
 };
@@ -136,7 +136,7 @@ pub async fn create_stream_then(
     body: serde_json::Value,
     complete: Option<Completion>,
 ) -> Result<HttpResponse, ApiError> {
-    crate::auth::require_host_scope(req)?;
+    crate::auth::request::require_host_scope(req)?;
     // Every field of the body at every depth must be one the set-up names (issue 26 item 8).
     let mut named = body.clone();
     if let Some(fields) = named.as_object_mut().filter(|fields| fields.get("ruleset").is_none_or(|r| r.is_null())) {
@@ -144,7 +144,7 @@ pub async fn create_stream_then(
             fields.insert("ruleset".into(), default.id().into());
         }
     }
-    if let Some(pointer) = crate::openapi::unknown::in_request("POST", &format!("/v1/{}s", kind.prefix()), &named) {
+    if let Some(pointer) = crate::unknown_fields::in_request("POST", &format!("/v1/{}s", kind.prefix()), &named) {
         return Err(crate::problem::unknown_field("not a set-up", &pointer));
     }
     let taken = creation(kind, body)?;
@@ -417,7 +417,7 @@ pub async fn post_action(
     if let Some(mismatch) = ruleset.command_mismatch(&command) {
         return Err(super::mismatch(format!("not a {} command", ruleset.id()), mismatch));
     }
-    if let Some(pointer) = crate::openapi::unknown::in_component(&ruleset.schemas().command.name, &command) {
+    if let Some(pointer) = crate::unknown_fields::in_component(&ruleset.schemas().command.name, &command) {
         return Err(crate::problem::unknown_field(&format!("not a {} command", ruleset.id()), &pointer));
     }
     super::execute(&req, actor, ruleset, stream, command, None).await
@@ -573,7 +573,7 @@ pub async fn verify_response(
 /// (the size bonus of a coalition battle and the totals it enters, say): the ruleset's own
 /// redaction of that event says which.
 fn redact_report(
-    app: &crate::startup::AppState,
+    app: &crate::state::AppState,
     mut report: VerifyReport,
     viewer: &Viewer,
 ) -> Result<VerifyReport, ApiError> {

@@ -27,7 +27,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::{blocking, command_meta, command_response, etag, ids::CampaignId, paging, state, CommandResponse};
 use crate::{
     app::{campaign, command_value, decode_events, read_stream_to, ruleset},
-    auth::{Authenticated, MaybeAuthenticated},
+    auth::request::{Authenticated, MaybeAuthenticated},
     problem::{ApiError, Json, Problem, Query},
 };
 
@@ -985,7 +985,7 @@ pub async fn adjudicate_turn(
         let value = serde_json::from_slice::<serde_json::Value>(&body)
             .map_err(|error| ApiError::Malformed(format!("invalid JSON body: {error}")))?;
         if let Some(pointer) =
-            crate::openapi::unknown::in_request("POST", "/v1/campaigns/{campaign_id}/adjudicate", &value)
+            crate::unknown_fields::in_request("POST", "/v1/campaigns/{campaign_id}/adjudicate", &value)
         {
             return Err(crate::problem::unknown_field("invalid JSON body", &pointer));
         }

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use super::{battles::not_found, etag, ids::BattleId, state, CommandResponse};
 use crate::{
     app::{command_value, ruleset, wrong_ruleset},
-    auth::{Authenticated, MaybeAuthenticated},
+    auth::request::{Authenticated, MaybeAuthenticated},
     problem::{ApiError, Json, Problem},
 };
 

@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{blocking, state};
 use crate::{
-    auth::{MaybeAuthenticated, Scope, TOKENS_STREAM},
+    auth::{request::MaybeAuthenticated, Scope, TOKENS_STREAM},
     problem::{ApiError, Problem},
 };
 
@@ -97,7 +97,7 @@ struct Reader {
 
 impl Reader {
     fn of(req: &HttpRequest, actor: Option<Actor>) -> Self {
-        Self { scope: crate::auth::scope_of(req), actor }
+        Self { scope: crate::auth::request::scope_of(req), actor }
     }
 
     /// How this reader sees `stream`: as itself within its token's scope, as the public outside.
@@ -310,7 +310,7 @@ const LIVE_CHUNK_BYTES: usize = 64 * 1024;
 /// The next message of a live reader from `batch` (not empty): as many events as fit in
 /// [`LIVE_CHUNK_BYTES`] (at least one), and the position to continue from.
 fn live_chunk(
-    state: &crate::startup::AppState,
+    state: &crate::state::AppState,
     reader: &Reader,
     filter: &EventFilter,
     batch: &[RecordedEvent],

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use super::{blocking, state};
 use crate::{
-    auth::MaybeAuthenticated,
+    auth::request::MaybeAuthenticated,
     config::MetricsExposure,
     problem::{ApiError, Problem},
 };
@@ -122,7 +122,7 @@ pub async fn metrics(
             let actor = actor.ok_or_else(|| {
                 ApiError::Unauthenticated("this host serves metrics to admins: send an admin bearer token".into())
             })?;
-            crate::auth::require_host_admin(&req, &actor)?;
+            crate::auth::request::require_host_admin(&req, &actor)?;
         }
     }
     let reader = state.clone();

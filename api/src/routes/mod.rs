@@ -18,120 +18,8 @@ use herald_domain::{Actor, AnyRuleset, StreamKind};
 use herald_projections::{EventView, Viewer};
 use serde::Serialize;
 use utoipa::ToSchema;
-use utoipa_swagger_ui::SwaggerUi;
 
-use crate::{app::CommandMeta, app::CommandOutcome, problem::ApiError, startup::AppState};
-
-/// Mount every route.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(health::healthz)
-        .service(health::readyz)
-        .service(health::metrics)
-        .service(
-            web::resource("/openapi.json")
-                .route(web::get().to(openapi_json))
-                .default_service(web::to(crate::http::unrouted)),
-        )
-        .service(
-            web::resource("/docs")
-                .route(
-                    web::get()
-                        .to(|| async { HttpResponse::Found().insert_header((header::LOCATION, "/docs/")).finish() }),
-                )
-                .default_service(web::to(crate::http::unrouted)),
-        )
-        .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", crate::openapi::spec()))
-        .configure(viewer::configure)
-        .service(
-            web::scope("/v1")
-                .service(rulesets::list_rulesets)
-                .service(backup::export_log)
-                .service(battles::create_battle)
-                .service(battles::list_battles)
-                .service(battles::get_battle)
-                .service(battles::contribute_entropy)
-                .service(battles::post_action)
-                .service(battles::reveal_seed)
-                .service(battles::verify_battle)
-                .service(battles::apply_tactical_result)
-                .service(coalition_battles::submit_strategy)
-                .service(coalition_battles::get_strategy)
-                .service(coalition_battles::get_formulas)
-                .service(coalition_battles::assign_strategy_bonus)
-                .service(coalition_battles::resolve_battle)
-                .service(coalition_battles::override_casualties)
-                .service(coalition_battles::assign_involvement)
-                .service(battles::get_picture)
-                .service(campaigns::create_campaign)
-                .service(campaigns::list_campaigns)
-                .service(campaigns::get_campaign)
-                .service(campaigns::get_map)
-                .service(campaigns::get_map_svg)
-                .service(campaigns::list_armies)
-                .service(campaigns::list_orders)
-                .service(campaigns::post_orders)
-                .service(campaigns::turn_report)
-                .service(campaigns::set_controllers)
-                .service(campaigns::open_turn)
-                .service(campaigns::rule_on_army)
-                .service(campaigns::contribute_turn_entropy)
-                .service(campaigns::close_round)
-                .service(campaigns::change_troops)
-                .service(campaigns::lock_turn)
-                .service(campaigns::adjudicate_turn)
-                .service(campaigns::request_control_change)
-                .service(campaigns::transfer_control_authority)
-                .service(campaigns::authorize_emergency_control)
-                .service(campaigns::set_contingency)
-                .service(campaigns::declare_inactive)
-                .service(campaigns::declare_active)
-                .service(campaigns::reject_inactivity)
-                .service(campaigns::change_rank)
-                .service(campaigns::permit_control_change)
-                .service(campaigns::get_control)
-                .service(campaigns::appoint_judge)
-                .service(campaigns::get_judges)
-                .service(campaigns::overrule)
-                .service(campaigns::impose_sanction)
-                .service(campaigns::call_vote)
-                .service(campaigns::list_votes)
-                .service(campaigns::cast_vote)
-                .service(campaigns::close_vote)
-                .service(campaigns::edit_raider_order)
-                .service(campaigns::add_player)
-                .service(campaigns::offer_customisation)
-                .service(campaigns::customise_army)
-                .service(campaigns::change_screen_name)
-                .service(events::live_events)
-                .service(events::all_events)
-                .service(events::stream_events)
-                .service(events::stream_dice)
-                .service(events::verify_stream)
-                .service(rolls::judge_roll)
-                .service(tokens::create_token)
-                .service(tokens::list_tokens)
-                .service(tokens::whoami)
-                .service(tokens::revoke_token),
-        )
-        .default_service(web::to(crate::http::unrouted));
-}
-
-/// The document, generated once (it is the same for the life of the binary, and generating it
-/// takes seconds in a debug build). Its `ETag` is a hash of it, so clients revalidate cheaply.
-async fn openapi_json() -> HttpResponse {
-    static DOCUMENT: std::sync::LazyLock<(String, String)> = std::sync::LazyLock::new(|| {
-        use sha2::Digest;
-        let text = crate::openapi::spec_json();
-        let tag = format!("\"{}\"", &hex::encode(sha2::Sha256::digest(text.as_bytes()))[..16]);
-        (text, tag)
-    });
-    let (text, tag) = &*DOCUMENT;
-    HttpResponse::Ok()
-        .content_type("application/json")
-        .insert_header((header::ETAG, tag.as_str()))
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .body(text.as_str())
-}
+use crate::{app::CommandMeta, app::CommandOutcome, problem::ApiError, state::AppState};
 
 /// What a state-changing request returns: the events it appended and the new version.
 #[derive(Debug, Serialize, ToSchema)]
@@ -165,14 +53,14 @@ pub fn command_meta(req: &HttpRequest, actor: Actor) -> Result<CommandMeta, ApiE
     };
     // Set by the `Authenticated` extractor that gave the actor; without it the request reaches
     // nothing (fail closed).
-    let scope = crate::auth::scope_of(req)
+    let scope = crate::auth::request::scope_of(req)
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("a command without its token's scope")))?;
     Ok(CommandMeta {
         actor,
         scope,
         recorded_at: chrono::Utc::now(),
         idempotency_key,
-        correlation_id: req.extensions().get::<crate::startup::RequestId>().map(|id| id.0.clone()),
+        correlation_id: req.extensions().get::<crate::state::RequestId>().map(|id| id.0.clone()),
         expected_version,
     })
 }
@@ -419,7 +307,7 @@ pub fn supplied_seed(text: Option<&str>) -> Result<Option<[u8; 32]>, ApiError> {
 
 /// How `actor` may read `stream`: as itself within its token's scope, as the public outside it.
 pub fn viewer(req: &HttpRequest, actor: Option<&Actor>, stream: &str) -> Result<Viewer, ApiError> {
-    Ok(crate::auth::viewer_for(req, actor, stream, state(req)?.service.catalog()))
+    Ok(crate::auth::request::viewer_for(req, actor, stream, state(req)?.service.catalog()))
 }
 
 /// Refuse with 403 unless the actor is a judge (or admin).

@@ -6,7 +6,7 @@ use herald_domain::dice::JudgeRoll;
 
 use super::CommandResponse;
 use crate::{
-    auth::Authenticated,
+    auth::request::Authenticated,
     problem::{ApiError, Json, Problem},
 };
 

@@ -18,7 +18,9 @@ use super::{
 };
 use crate::{
     auth::{
-        generate_token, require_host_admin, token_of, Authenticated, Scope, TokenRecord, TokenRevoked, TOKENS_STREAM,
+        generate_token,
+        request::{require_host_admin, token_of, Authenticated},
+        Scope, TokenRecord, TokenRevoked, TOKENS_STREAM,
     },
     problem::{ApiError, Problem, Query},
 };
@@ -93,7 +95,7 @@ fn check_request(body: &CreateTokenRequest, scope_exists: bool, now: DateTime<Ut
 
 /// Append one event to the `tokens` stream, where issuing and revoking are audited.
 fn audit(
-    state: &crate::startup::AppState,
+    state: &crate::state::AppState,
     event_type: &str,
     actor: &str,
     at: DateTime<Utc>,
@@ -221,7 +223,7 @@ fn idempotency_secret(issuer: &str, key: &str) -> String {
 /// bytes of OS randomness sealed once and never revealed, so the token is as unguessable as a
 /// random one, and a retry gets the same token without Herald storing more than its hash.
 /// Blocking.
-fn keyed_token(state: &crate::startup::AppState, issuer: &str, key: &str) -> Result<String, ApiError> {
+fn keyed_token(state: &crate::state::AppState, issuer: &str, key: &str) -> Result<String, ApiError> {
     use sha2::{Digest, Sha256};
     const SECRET: &str = "token-idempotency-secret";
     let secret = match state.store.get_secret(SECRET)? {
@@ -245,7 +247,7 @@ fn keyed_token(state: &crate::startup::AppState, issuer: &str, key: &str) -> Res
 /// The token a request with `issuer`'s `key` issued before, as it is now, if one did; a key first
 /// used for another request is refused (409). Blocking.
 fn replayed_token(
-    state: &crate::startup::AppState,
+    state: &crate::state::AppState,
     issuer: &str,
     key: &str,
     request: &serde_json::Value,

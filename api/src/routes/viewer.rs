@@ -52,24 +52,16 @@ pub const ASSETS: &[Asset] = &[
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-/// Mount `/` and `/viewer/…`.
-pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/").route(web::get().to(index)).default_service(web::to(crate::http::unrouted)))
-        .service(
-            web::resource("/viewer/{path:.*}")
-                .route(web::get().to(file))
-                .default_service(web::to(crate::http::unrouted)),
-        );
-}
-
-async fn index(req: HttpRequest) -> HttpResponse {
+/// The viewer's page, at `/` (the route table mounts it).
+pub async fn index(req: HttpRequest) -> HttpResponse {
     match ASSETS.iter().find(|asset| asset.path == "index.html") {
         Some(asset) => respond(&req, asset),
         None => HttpResponse::NotFound().finish(),
     }
 }
 
-async fn file(req: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+/// One of the viewer's files, at `/viewer/{path}`.
+pub async fn file(req: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let path = path.into_inner();
     ASSETS
         .iter()

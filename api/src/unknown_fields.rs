@@ -9,17 +9,30 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// The document the checks read (built once).
-fn document() -> &'static Value {
+/// Where the document comes from: installed once by start-up (the composition root, which knows
+/// the OpenAPI assembly), so that this check sits below the routes and the problem mapping that
+/// use it instead of reaching up to the layer that lists every route.
+static SOURCE: OnceLock<fn() -> Value> = OnceLock::new();
+
+/// Install the function that builds the document; the document is built on first use (it takes
+/// seconds in a debug build) and kept. Later installs are ignored: there is one document.
+pub fn install(source: fn() -> Value) {
+    let _ = SOURCE.set(source);
+}
+
+/// The document the checks read (built once); `None` until start-up installed its source, when
+/// no field can be judged unknown.
+fn document() -> Option<&'static Value> {
     static DOCUMENT: OnceLock<Value> = OnceLock::new();
-    DOCUMENT.get_or_init(super::spec_value)
+    let source = SOURCE.get()?;
+    Some(DOCUMENT.get_or_init(source))
 }
 
 /// The first field of the body of `method pattern` (a route pattern such as
 /// `/v1/battles/{battle_id}/strategies`) that its schema does not name: its JSON Pointer.
 /// `None` when every field is named, or the route has no body schema in the document.
 pub fn in_request(method: &str, pattern: &str, body: &Value) -> Option<String> {
-    let schema = document()
+    let schema = document()?
         .get("paths")?
         .get(pattern)?
         .get(method.to_ascii_lowercase())?
@@ -29,7 +42,7 @@ pub fn in_request(method: &str, pattern: &str, body: &Value) -> Option<String> {
 
 /// As [`in_request`], against the component schema `name` (a ruleset's command union).
 pub fn in_component(name: &str, body: &Value) -> Option<String> {
-    let schema = document().pointer(&format!("/components/schemas/{name}"))?;
+    let schema = document()?.pointer(&format!("/components/schemas/{name}"))?;
     first_unknown(body, schema, "")
 }
 
@@ -37,7 +50,7 @@ fn resolve(schema: &Value) -> &Value {
     let mut schema = schema;
     for _ in 0..32 {
         match schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
-            Some(pointer) => match document().pointer(pointer) {
+            Some(pointer) => match document().and_then(|document| document.pointer(pointer)) {
                 Some(target) => schema = target,
                 None => return schema,
             },
@@ -175,7 +188,7 @@ fn discriminated<'a>(value: &Value, schema: &'a Value) -> Option<&'a Value> {
     let tag = value.get(property)?.as_str()?;
     let reference = discriminator.get("mapping")?.get(tag)?.as_str()?;
     let pointer = reference.strip_prefix('#')?;
-    document().pointer(pointer)
+    document()?.pointer(pointer)
 }
 
 #[cfg(test)]
@@ -184,6 +197,7 @@ mod tests {
 
     #[test]
     fn a_typo_deep_in_a_coalition_set_up_is_found_and_a_right_one_passes() {
+        super::install(crate::openapi::spec_value);
         let document = crate::openapi::spec_value();
         let example = document
             .pointer(
