@@ -4,6 +4,7 @@
 mod support;
 
 mod auth;
+mod backup_under_load;
 mod campaign;
 mod campaign_dice;
 mod coalition_round;
