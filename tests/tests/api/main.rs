@@ -26,6 +26,7 @@ mod metrics;
 mod outsider;
 mod paging;
 mod percentile_skirmish;
+mod postgres_away;
 mod registry;
 mod restart;
 mod scale_out;
