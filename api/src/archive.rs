@@ -7,6 +7,13 @@
 //! (`{"sha256":…,"lines":…}`) with the SHA-256 of every line before it. An import checks the
 //! checksum first, writes into an empty log only, keeps every position, id, timestamp and
 //! payload byte for byte, then reads the new log back and compares it with the file.
+//!
+//! An export of a log being written is a consistent cut at one `$all` position, the head when
+//! the export began (the header's `position`): every event up to it, none after it, and so
+//! never half of a command (a command's events are committed together, so a head never falls
+//! inside one), with every command whose first event is in the cut. Secrets are read after the
+//! head, and a secret is stored before the events that need it, so every one the cut needs is
+//! in the file (a few written after the cut may be too; they are harmless).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -44,6 +51,10 @@ enum Line {
 #[derive(Debug, Serialize, Deserialize)]
 struct Header {
     format: u32,
+    /// The last `$all` position in the file: the cut (`None` for an empty log). Files of
+    /// earlier builds lack it; their cut is `events - 1` all the same.
+    #[serde(default)]
+    position: Option<u64>,
     events: u64,
     commands: u64,
     secrets: u64,
@@ -74,6 +85,14 @@ pub struct Counts {
     pub secrets: u64,
 }
 
+impl Counts {
+    /// The last `$all` position the file holds, its cut (`None` for an empty log): `$all` is
+    /// gap-free from 0, so it is the event count less one.
+    pub fn position(&self) -> Option<u64> {
+        self.events.checked_sub(1)
+    }
+}
+
 fn bar(length: u64, what: &str, show: bool) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
@@ -89,10 +108,14 @@ fn bar(length: u64, what: &str, show: bool) -> ProgressBar {
 
 /// Write `store`'s whole log to `path` (gzip). `progress` shows a bar on stderr.
 pub fn export(store: &dyn EventStore, path: &Path, progress: bool) -> anyhow::Result<Counts> {
+    // The cut: appends that commit after this are left to the next backup.
     let events = store.head_position()?.map_or(0, |head| head + 1);
     let mut commands = std::collections::BTreeMap::new();
     store.scan_commands(&mut |command| {
-        commands.insert(command.first_position, command);
+        // A command of an append after the cut is not in it.
+        if command.first_position < events {
+            commands.insert(command.first_position, command);
+        }
         ControlFlow::Continue(())
     })?;
     let mut secrets = Vec::new();
@@ -104,7 +127,13 @@ pub fn export(store: &dyn EventStore, path: &Path, progress: bool) -> anyhow::Re
     let file = File::create(path).with_context(|| format!("create {}", path.display()))?;
     let mut out =
         Writer { inner: GzEncoder::new(BufWriter::new(file), Compression::default()), hash: Sha256::new(), lines: 0 };
-    out.line(&Line::Header(Header { format: FORMAT, events, commands: counts.commands, secrets: counts.secrets }))?;
+    out.line(&Line::Header(Header {
+        format: FORMAT,
+        position: counts.position(),
+        events,
+        commands: counts.commands,
+        secrets: counts.secrets,
+    }))?;
     for secret in secrets {
         out.line(&Line::Secret(secret))?;
     }
@@ -113,8 +142,9 @@ pub fn export(store: &dyn EventStore, path: &Path, progress: bool) -> anyhow::Re
     while from < events {
         let page = store.read_all(from, PAGE)?;
         let Some(last) = page.last() else { break };
-        from = last.position + 1;
-        for event in page {
+        from = (last.position + 1).min(events);
+        // A page may reach past the cut while the log is written: those are not in this export.
+        for event in page.into_iter().take_while(|event| event.position < events) {
             if let Some(command) = commands.remove(&event.position) {
                 out.line(&Line::Command(command))?;
             }
@@ -201,7 +231,11 @@ pub fn check(path: &Path) -> anyhow::Result<Counts> {
             if header.format != FORMAT {
                 bail!("export format {} is not the {FORMAT} this herald reads", header.format);
             }
-            counts = Some(Counts { events: header.events, commands: header.commands, secrets: header.secrets });
+            let found = Counts { events: header.events, commands: header.commands, secrets: header.secrets };
+            if header.position.is_some() && header.position != found.position() {
+                bail!("the header's position {:?} does not end {} events", header.position, header.events);
+            }
+            counts = Some(found);
         }
     }
     counts.context("the file has no header")

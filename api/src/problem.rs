@@ -65,6 +65,7 @@ pub const CODES: &[(&str, u16, &str)] = &[
     ("internal", 500, "Internal error"),
     ("unavailable", 503, "Service unavailable"),
     ("storage_full", 507, "Insufficient storage"),
+    ("storage_unavailable", 503, "Storage unavailable"),
 ];
 
 /// An API error.
@@ -131,6 +132,13 @@ pub enum ApiError {
     /// resume by themselves once the host frees space (507, with `Retry-After`).
     #[error("{0}")]
     StorageFull(String),
+    /// The store cannot be reached for now (PostgreSQL stopped, restarting or unreachable, a
+    /// connection it ended, a failing disk): nothing was recorded, or, when the connection was
+    /// lost while a write committed, nobody knows yet and the detail says so (a retry with the
+    /// same `Idempotency-Key` learns which). The store reconnects by itself (503, with
+    /// `Retry-After`); the detail names the cause.
+    #[error("{0}")]
+    StorageUnavailable(String),
     /// Something broke inside; the cause is logged, not returned (500).
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -159,6 +167,7 @@ impl ApiError {
             Self::TooManyRequests(detail) => ("too_many_requests", detail.clone(), None),
             Self::Unavailable(detail) => ("unavailable", detail.clone(), None),
             Self::StorageFull(detail) => ("storage_full", detail.clone(), None),
+            Self::StorageUnavailable(detail) => ("storage_unavailable", detail.clone(), None),
             Self::Internal(_) => ("internal", "the server failed to handle the request; it is logged".into(), None),
         }
     }
@@ -208,7 +217,9 @@ impl From<StoreError> for ApiError {
                 "the server's disk is full: this write was not recorded; reads go on, and writes resume once the host frees space"
                     .into(),
             ),
-            StoreError::Unavailable(detail) => Self::Unavailable(format!("the store cannot write for now: {detail}")),
+            StoreError::Unavailable(detail) => {
+                Self::StorageUnavailable(format!("the store cannot be used for now: {detail}"))
+            }
             other => Self::internal(other),
         }
     }
@@ -231,6 +242,10 @@ impl ResponseError for ApiError {
         }
         if matches!(self, Self::Unavailable(_) | Self::TooManyRequests(_)) {
             response.insert_header(("Retry-After", "1"));
+        }
+        if matches!(self, Self::StorageUnavailable(_)) {
+            // A database restart takes seconds; the store reconnects by itself meanwhile.
+            response.insert_header(("Retry-After", "2"));
         }
         if matches!(self, Self::StorageFull(_)) {
             // Space is freed by a person, not in a second.

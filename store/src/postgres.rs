@@ -17,6 +17,8 @@
 //! thread, including an async executor's (as sled's reads are).
 
 mod bridge;
+mod errors;
+mod health;
 mod listener;
 mod plan;
 mod reads;
@@ -66,23 +68,21 @@ pub struct PostgresStore {
     head: Arc<watch::Sender<Option<u64>>>,
     listener: tokio::task::JoinHandle<()>,
     applied: Vec<i32>,
+    /// Whether the database is reachable, as last found (`/readyz`, the writer's backoff).
+    health: Arc<health::Health>,
     /// Told what each group commit cost.
     commits: crate::CommitObservers,
 }
 
+/// A tokio-postgres failure as a [`StoreError`]: a database away is
+/// [`StoreError::Unavailable`] (`errors`).
 pub(crate) fn backend(error: tokio_postgres::Error) -> StoreError {
-    // The plain Display of a server error is "db error"; the cause carries the server's message.
-    match error.as_db_error() {
-        Some(db) => StoreError::Backend(format!("postgres: {} ({})", db.message(), db.code().code())),
-        None => StoreError::Backend(format!("postgres: {error}")),
-    }
+    errors::classify(error)
 }
 
+/// A connection pool's failure as a [`StoreError`] (`errors`).
 pub(crate) fn pool_error(error: deadpool_postgres::PoolError) -> StoreError {
-    match error {
-        deadpool_postgres::PoolError::Backend(error) => backend(error),
-        other => StoreError::Backend(format!("postgres connection pool: {other}")),
-    }
+    errors::pool(error)
 }
 
 /// A `u64` as PostgreSQL's `bigint`; values past `i64::MAX` (never stored) clamp to it.
@@ -137,10 +137,13 @@ impl PostgresStore {
             })?
         };
         let head = Arc::new(watch::channel(head).0);
-        let listener = runtime.spawn(listener::run(config, pool.clone(), channel.clone(), head.clone()))?;
+        let health = Arc::new(health::Health::default());
+        let listener =
+            runtime.spawn(listener::run(config, pool.clone(), channel.clone(), head.clone(), health.clone()))?;
         let commits = crate::CommitObservers::default();
-        let writer = writer::Handle::spawn(&runtime, pool.clone(), channel, head.clone(), commits.clone())?;
-        Ok(Self { pool, runtime, writer: Some(writer), head, listener, applied, commits })
+        let writer =
+            writer::Handle::spawn(&runtime, pool.clone(), channel, head.clone(), commits.clone(), health.clone())?;
+        Ok(Self { pool, runtime, writer: Some(writer), head, listener, applied, health, commits })
     }
 
     /// The schema migrations this connection applied (none when the schema was current).
@@ -207,10 +210,16 @@ impl EventStore for PostgresStore {
 
     fn head_position(&self) -> Result<Option<u64>, StoreError> {
         let pool = self.pool.clone();
-        self.runtime.block_on(async move {
+        let head = self.runtime.block_on(async move {
             let client = pool.get().await.map_err(pool_error)?;
             reads::head(&client).await
-        })
+        });
+        self.health.note(&head);
+        head
+    }
+
+    fn write_failure(&self) -> Option<StoreError> {
+        self.health.failure()
     }
 
     fn stored_command(&self, command_id: &str) -> Result<Option<StoredCommand>, StoreError> {

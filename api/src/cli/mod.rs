@@ -310,8 +310,10 @@ fn download(url: &str, token: Option<&str>, file: &std::path::Path) -> anyhow::R
     let counts = crate::archive::check(partial.path()).context("the downloaded export does not check out")?;
     partial.persist(file).with_context(|| format!("write {}", file.display()))?;
     println!(
-        "exported {} events, {} commands, {} secrets ({url} -> {}) in {:.1} s; checksum verified",
+        "exported {} events (the cut at $all position {}), {} commands, {} secrets ({url} -> {}) in {:.1} s; \
+         checksum verified",
         counts.events,
+        counts.position().map_or_else(|| "none: an empty log".into(), |position| position.to_string()),
         counts.commands,
         counts.secrets,
         file.display(),
@@ -434,8 +436,9 @@ fn move_log(args: &LogArgs, file: &std::path::Path, exporting: bool) -> anyhow::
         }
     };
     println!(
-        "{verb} {} events, {} commands, {} secrets ({} {} {}) in {:.1} s",
+        "{verb} {} events (up to $all position {}), {} commands, {} secrets ({} {} {}) in {:.1} s",
         counts.events,
+        counts.position().map_or_else(|| "none: an empty log".into(), |position| position.to_string()),
         counts.commands,
         counts.secrets,
         location.describe(),

@@ -74,6 +74,10 @@ pub fn http_conventions(document: &mut Value) {
                 responses.entry("507").or_insert_with(|| {
                     problem("`storage_full`: the disk holding the log is full; the write was not recorded, reads go on, writes resume by themselves once space is freed (`Retry-After`)")
                 });
+                // And while the store cannot be reached (PostgreSQL away): OPERATIONS.md.
+                responses.entry("503").or_insert_with(|| {
+                    problem("`storage_unavailable`: the store cannot be reached for now (the database stopped or restarting, a lost connection); the write was not recorded, or, when the detail says the outcome is unknown, retry with the same `Idempotency-Key` to learn which; the server reconnects by itself (`Retry-After`)")
+                });
             }
             if read && ETAG_READS.contains(&id.as_str()) {
                 responses.entry("304").or_insert_with(|| {

@@ -247,9 +247,13 @@ fn problem_example(status: &str, response: &mut Value) {
     if body.get("example").is_some() || body.get("examples").is_some() {
         return;
     }
-    let (generic, title) = crate::problem::CODES
-        .iter()
-        .find(|(_, status, _)| *status == code)
+    // The generic code the description names first (`storage_unavailable` of several 503s),
+    // else the first of its status.
+    let named = description.split('`').skip(1).step_by(2).find_map(|quoted| {
+        crate::problem::CODES.iter().find(|(generic, status, _)| *status == code && *generic == quoted)
+    });
+    let (generic, title) = named
+        .or_else(|| crate::problem::CODES.iter().find(|(_, status, _)| *status == code))
         .map_or(("internal", "Internal error"), |(generic, _, title)| (*generic, *title));
     let specific = quoted_code(&description);
     let mut example = json!({

@@ -13,8 +13,9 @@ use crate::{
 
 /// The whole log — every event of `$all`, every stored command and every secret (sealed seeds,
 /// token hashes: keep the file as safe as the data directory) — as one gzipped NDJSON file with a
-/// SHA-256 trailer (admin of the host). It holds the log up to its head when the request came:
-/// events appended meanwhile are in the next backup. `herald import` restores it into an empty
+/// SHA-256 trailer (admin of the host). It is a consistent cut of a log being written: every
+/// event up to the head when the request came (`X-Herald-Position`, also in the file's header),
+/// none after it, never half of a command; events appended meanwhile are in the next backup. `herald import` restores it into an empty
 /// log; `herald export --url` downloads and checks it.
 #[utoipa::path(get, path = "/v1/export", tag = "operations", operation_id = "export_log",
     responses(
@@ -24,6 +25,7 @@ use crate::{
         ), headers(
             ("Content-Disposition" = String, description = "`attachment; filename=\"herald-<date>.ndjson.gz\"`"),
             ("X-Herald-Events" = u64, description = "events in the file"),
+            ("X-Herald-Position" = u64, description = "the last `$all` position in the file, the cut (absent for an empty log)"),
         )),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "not an admin of the whole host", body = Problem, content_type = "application/problem+json"),
@@ -49,7 +51,11 @@ pub async fn export_log(req: HttpRequest, Authenticated(actor): Authenticated) -
     // Generated clients that know no gzip type read the file as bytes (as for pictures).
     let accept = req.headers().get(header::ACCEPT).and_then(|value| value.to_str().ok()).unwrap_or("*/*");
     let bytes_only = accept.contains("application/octet-stream") && !accept.contains("application/gzip");
-    Ok(HttpResponse::Ok()
+    let mut response = HttpResponse::Ok();
+    if let Some(position) = counts.position() {
+        response.insert_header(("X-Herald-Position", position.to_string()));
+    }
+    Ok(response
         .content_type(if bytes_only { "application/octet-stream" } else { "application/gzip" })
         // Already compressed: the compression middleware leaves a response with an encoding alone.
         .insert_header((header::CONTENT_ENCODING, "identity"))

@@ -4,6 +4,8 @@ use actix_web::{get, HttpRequest, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use herald_store::StoreError;
+
 use super::{blocking, state};
 use crate::{
     auth::request::MaybeAuthenticated,
@@ -32,7 +34,8 @@ pub struct Readiness {
 /// resume by themselves once the cause is gone (docs/OPERATIONS.md).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct WritesFailing {
-    /// The problem code writes are answered with: `storage_full` (507) or `unavailable` (503).
+    /// The problem code writes are answered with: `storage_full` (507) or `storage_unavailable`
+    /// (503: the database cannot be reached, or the log's disk fails).
     pub code: String,
     /// What the store says.
     pub detail: String,
@@ -67,7 +70,16 @@ pub async fn healthz() -> HttpResponse {
 pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let state = state(&req)?;
     let readiness = blocking(move || {
-        let head = state.store.head_position()?;
+        // A store that cannot be reached is a readiness to report (`writes_failing`, with why),
+        // not an error of this request: the head is then the last one this process heard of.
+        let head = match state.store.head_position() {
+            Ok(head) => head,
+            Err(error @ StoreError::Unavailable(_)) => {
+                let heard = *state.store.watch_head().borrow();
+                return Ok(store_away(error, heard, state.service.catalog()));
+            }
+            Err(error) => return Err(error.into()),
+        };
         let catalog = state.service.catalog();
         if !state.ready.load(std::sync::atomic::Ordering::Acquire) {
             let projected = catalog.folded().checked_sub(1);
@@ -79,7 +91,12 @@ pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
                 writes: None,
             });
         }
-        let projected = catalog.catch_up(state.store.as_ref())?;
+        let projected = match catalog.catch_up(state.store.as_ref()) {
+            Ok(projected) => projected,
+            // Gone between the two reads: say so, as above.
+            Err(error @ StoreError::Unavailable(_)) => return Ok(store_away(error, head, catalog)),
+            Err(error) => return Err(error.into()),
+        };
         let undecodable = catalog.undecodable();
         let writes = state.store.write_failure().map(|error| {
             let problem = ApiError::from(error.clone()).problem();
@@ -97,6 +114,19 @@ pub async fn readyz(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     .await?;
     Ok(if readiness.status == ReadinessStatus::Ready { HttpResponse::Ok() } else { HttpResponse::ServiceUnavailable() }
         .json(readiness))
+}
+
+/// The readiness of a server whose store cannot be reached: `writes_failing`, with why; what
+/// the read models hold goes on being served from memory.
+fn store_away(error: StoreError, head: Option<u64>, catalog: &herald_projections::Catalog) -> Readiness {
+    let problem = ApiError::from(error.clone()).problem();
+    Readiness {
+        status: ReadinessStatus::WritesFailing,
+        head,
+        projected: catalog.folded().checked_sub(1),
+        undecodable: catalog.undecodable(),
+        writes: Some(WritesFailing { code: problem.code, detail: error.to_string() }),
+    }
 }
 
 /// Prometheus metrics. Who may read them is the host's choice (`metrics` in the settings:

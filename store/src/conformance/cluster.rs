@@ -212,6 +212,18 @@ fn run_as() -> Vec<String> {
 }
 
 fn start(bin: &Path) -> Result<String, String> {
+    let (dir, data) = init(bin)?;
+    let port = free_port()?;
+    serve(bin, &data, port, &dir, true)?;
+    let url = format!("postgres://herald@127.0.0.1:{port}/postgres");
+    wait_accepting(&url, &dir)?;
+    eprintln!("throwaway PostgreSQL cluster at {url} (in {})", dir.display());
+    Ok(url)
+}
+
+/// A new cluster in a temp dir of its own (handed to the `postgres` user as root): the dir and
+/// its data directory.
+fn init(bin: &Path) -> Result<(PathBuf, PathBuf), String> {
     let dir = std::env::temp_dir().join(format!("herald-pg-{}", uuid::Uuid::now_v7().simple()));
     std::fs::create_dir(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
     let run_as = run_as();
@@ -236,25 +248,32 @@ fn start(bin: &Path) -> Result<String, String> {
     if !output.status.success() {
         return Err(format!("initdb failed: {}", String::from_utf8_lossy(&output.stderr)));
     }
-    let port = free_port()?;
+    Ok((dir, data))
+}
+
+/// Run the server of `data` on `port` under a keeper thread; with `remove`, the shell deletes
+/// `dir` once the server has stopped (the shared cluster); without, it is left for a start again.
+fn serve(bin: &Path, data: &Path, port: u16, dir: &Path, remove: bool) -> Result<(), String> {
+    let run_as = run_as();
     // The keeper thread spawns the server and waits on it for ever: the kernel signals the shell
     // when this thread ends, that is when the process exits.
     let script = r#"
         $RUN "$1" -D "$2" -p "$3" -k "$4" -c listen_addresses=127.0.0.1 -c fsync=$DURABLE \
             -c full_page_writes=$DURABLE -c max_connections=400 -c shared_buffers=64MB >"$4/server.log" 2>&1 &
         pid=$!
-        trap 'kill -INT "$pid" 2>/dev/null; wait "$pid"; rm -rf "$4"; exit 0' TERM INT HUP
+        trap 'kill -INT "$pid" 2>/dev/null; wait "$pid"; [ -n "$REMOVE" ] && rm -rf "$4"; exit 0' TERM INT HUP
         wait "$pid"
-        rm -rf "$4"
+        [ -n "$REMOVE" ] && rm -rf "$4"
     "#;
     let mut server = Command::new("setpriv");
     server
         .args(["--pdeathsig", "TERM", "--", "sh", "-c", script, "sh"])
         .arg(bin.join("postgres"))
-        .arg(&data)
+        .arg(data)
         .arg(port.to_string())
-        .arg(&dir)
+        .arg(dir)
         .env("RUN", run_as.join(" "))
+        .env("REMOVE", if remove { "1" } else { "" })
         .env("DURABLE", if std::env::var_os(DURABLE_VARIABLE).is_some() { "on" } else { "off" })
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -272,12 +291,15 @@ fn start(bin: &Path) -> Result<String, String> {
             }
         })
         .map_err(|e| e.to_string())?;
-    outcome.recv().map_err(|e| e.to_string())??;
-    let url = format!("postgres://herald@127.0.0.1:{port}/postgres");
+    outcome.recv().map_err(|e| e.to_string())?
+}
+
+/// Wait until the server at `url` answers (its log is in `dir`).
+fn wait_accepting(url: &str, dir: &Path) -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        match execute(&url, "SELECT 1") {
-            Ok(()) => break,
+        match execute(url, "SELECT 1") {
+            Ok(()) => return Ok(()),
             Err(error) if Instant::now() > deadline => {
                 let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
                 return Err(format!("the server did not accept connections: {error}\n{log}"));
@@ -285,8 +307,135 @@ fn start(bin: &Path) -> Result<String, String> {
             Err(_) => std::thread::sleep(Duration::from_millis(50)),
         }
     }
-    eprintln!("throwaway PostgreSQL cluster at {url} (in {})", dir.display());
-    Ok(url)
+}
+
+/// How a test stops its own cluster (`pg_ctl stop -m …`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopMode {
+    /// `fast`: every session is ended (57P01 admin_shutdown), open transactions rolled back, a
+    /// checkpoint written.
+    Fast,
+    /// `immediate`: the server quits at once, as in a crash; the next start recovers from WAL.
+    Immediate,
+}
+
+/// A throwaway cluster of one test's own, which the test stops, starts again and whose
+/// sessions it ends (fault tests: the shared cluster cannot be stopped under the other tests).
+/// Deleted when dropped. Needs the server binaries even where `HERALD_TEST_POSTGRES_URL` is set.
+#[derive(Debug)]
+pub struct OwnCluster {
+    bin: PathBuf,
+    dir: PathBuf,
+    data: PathBuf,
+    port: u16,
+    url: String,
+}
+
+impl OwnCluster {
+    /// Start one; `None` (after saying why) when PostgreSQL is not installed and this is not CI.
+    pub fn start() -> Option<Self> {
+        let Some(bin) = find_binaries() else {
+            let why = "PostgreSQL's server binaries (initdb, postgres, pg_ctl) were not found; \
+                       install them with .ci/install-postgres";
+            if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
+                panic!("{why} (CI must run the PostgreSQL tests)");
+            }
+            eprintln!("skipping a PostgreSQL fault test: {why}");
+            return None;
+        };
+        let started = std::thread::spawn(move || -> Result<Self, String> {
+            let (dir, data) = init(&bin)?;
+            let port = free_port()?;
+            let url = format!("postgres://herald@127.0.0.1:{port}/postgres");
+            let cluster = Self { bin, dir, data, port, url };
+            cluster.start_again();
+            Ok(cluster)
+        })
+        .join();
+        match started {
+            Ok(Ok(cluster)) => Some(cluster),
+            Ok(Err(error)) => panic!("cannot start a PostgreSQL cluster of the test's own: {error}"),
+            Err(_) => panic!("starting a PostgreSQL cluster of the test's own panicked"),
+        }
+    }
+
+    /// The URL of its `postgres` database.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// `pg_ctl stop -m <mode>`, waiting until the server is down. Blocking.
+    pub fn stop(&self, mode: StopMode) {
+        let mode = match mode {
+            StopMode::Fast => "fast",
+            StopMode::Immediate => "immediate",
+        };
+        let output = self
+            .as_postgres(&self.bin.join("pg_ctl"))
+            .arg("stop")
+            .arg("-D")
+            .arg(&self.data)
+            .args(["-m", mode, "-w", "-t", "60"])
+            .output()
+            .expect("run pg_ctl");
+        assert!(output.status.success(), "pg_ctl stop -m {mode}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+
+    /// Start the server again on the same port and data, waiting until it answers. Blocking.
+    pub fn start_again(&self) {
+        serve(&self.bin, &self.data, self.port, &self.dir, false).expect("start the server");
+        wait_accepting(&self.url, &self.dir).expect("the server answers");
+    }
+
+    /// End every client session but this one (`pg_terminate_backend`); how many were ended.
+    pub fn terminate_backends(&self) -> u64 {
+        let url = self.url.clone();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+            runtime.block_on(async move {
+                let (client, connection) =
+                    tokio_postgres::connect(&url, tokio_postgres::NoTls).await.expect("connect to terminate");
+                let driver = tokio::spawn(connection);
+                let row = client
+                    .query_one(
+                        "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity \
+                         WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'",
+                        &[],
+                    )
+                    .await
+                    .expect("terminate the backends");
+                drop(client);
+                let _ = driver.await;
+                u64::try_from(row.get::<_, i64>(0)).unwrap_or(0)
+            })
+        })
+        .join()
+        .expect("the terminating thread")
+    }
+
+    fn as_postgres(&self, program: &Path) -> Command {
+        let run_as = run_as();
+        let mut command = Command::new(run_as.first().map_or_else(|| program.as_os_str().to_owned(), Into::into));
+        command.args(run_as.iter().skip(1));
+        if !run_as.is_empty() {
+            command.arg(program);
+        }
+        command.stdin(Stdio::null());
+        command
+    }
+}
+
+impl Drop for OwnCluster {
+    fn drop(&mut self) {
+        let _ = self
+            .as_postgres(&self.bin.join("pg_ctl"))
+            .arg("stop")
+            .arg("-D")
+            .arg(&self.data)
+            .args(["-m", "immediate", "-w"])
+            .output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 fn free_port() -> Result<u16, String> {

@@ -4,7 +4,11 @@
 //! notifications at commit, in commit order. The listener keeps [`crate::EventStore::watch_head`]
 //! at the highest position heard of, so subscriptions and read models in this process wake up
 //! for appends made by any process. A notification can be missed while the listening connection
-//! is down, so the head is also read on every (re)connection and every [`POLL`].
+//! is down, so the head is also read on every (re)connection and every [`POLL`]: readers follow
+//! `$all` by position from where they are, so a missed notification delays them, never skips.
+//!
+//! The poll is also the store's probe of the database: its outcome keeps `health` current, so
+//! `/readyz` says when the database is away and stops saying so within a [`POLL`] of its return.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,14 +18,17 @@ use futures_util::StreamExt;
 use tokio::sync::{mpsc, watch};
 use tokio_postgres::{AsyncMessage, NoTls};
 
-use super::{pool_error, reads};
+use super::{health::Health, pool_error, reads};
 use crate::StoreError;
 
 /// Longest time between two reads of the head: the bound on how late this process hears of
 /// another's append if notifications are lost.
 pub(crate) const POLL: Duration = Duration::from_secs(1);
-/// Pause before connecting again after the listening connection failed.
-const RECONNECT: Duration = Duration::from_secs(1);
+/// First pause before connecting again after the listening connection failed; it doubles up to
+/// [`RECONNECT_MAX`] while the database stays away, and starts again once a connection held.
+const RECONNECT: Duration = Duration::from_millis(100);
+/// Longest pause between two attempts to connect.
+const RECONNECT_MAX: Duration = Duration::from_secs(2);
 
 /// Listen until the store's runtime shuts down.
 pub(crate) async fn run(
@@ -29,12 +36,18 @@ pub(crate) async fn run(
     pool: Pool,
     channel: String,
     head: Arc<watch::Sender<Option<u64>>>,
+    health: Arc<Health>,
 ) {
+    let mut pause = RECONNECT;
     loop {
-        if let Err(error) = listen(&config, &pool, &channel, &head).await {
+        let started = tokio::time::Instant::now();
+        if let Err(error) = listen(&config, &pool, &channel, &head, &health).await {
+            health.note::<()>(&Err(error.clone()));
             tracing::warn!(%error, "the postgres listener lost its connection; reconnecting");
         }
-        tokio::time::sleep(RECONNECT).await;
+        // A connection that held a while was a success: the next failure starts the backoff anew.
+        pause = if started.elapsed() > RECONNECT_MAX { RECONNECT } else { (pause * 2).min(RECONNECT_MAX) };
+        tokio::time::sleep(pause).await;
     }
 }
 
@@ -54,6 +67,7 @@ async fn listen(
     pool: &Pool,
     channel: &str,
     head: &watch::Sender<Option<u64>>,
+    health: &Health,
 ) -> Result<(), StoreError> {
     let (client, mut connection) = config.connect(NoTls).await.map_err(super::backend)?;
     let (notifications, mut heard) = mpsc::unbounded_channel();
@@ -75,7 +89,7 @@ async fn listen(
     // The channel name is `herald_all_` and a checked schema name: nothing to escape.
     let listening = client.batch_execute(&format!("LISTEN \"{channel}\"")).await.map_err(super::backend);
     let result = match listening {
-        Ok(()) => follow(pool, head, &mut heard).await,
+        Ok(()) => follow(pool, head, health, &mut heard).await,
         Err(error) => Err(error),
     };
     driver.abort();
@@ -86,6 +100,7 @@ async fn listen(
 async fn follow(
     pool: &Pool,
     head: &watch::Sender<Option<u64>>,
+    health: &Health,
     heard: &mut mpsc::UnboundedReceiver<Option<u64>>,
 ) -> Result<(), StoreError> {
     let mut poll = tokio::time::interval(POLL);
@@ -98,8 +113,12 @@ async fn follow(
             },
             // The first tick is at once: anything committed before LISTEN took effect.
             _ = poll.tick() => {
-                let client = pool.get().await.map_err(pool_error)?;
-                publish(head, reads::head(&client).await?);
+                let polled = match pool.get().await.map_err(pool_error) {
+                    Ok(client) => reads::head(&client).await,
+                    Err(error) => Err(error),
+                };
+                health.note(&polled);
+                publish(head, polled?);
             }
         }
     }

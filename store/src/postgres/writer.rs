@@ -50,11 +50,12 @@ impl Handle {
         channel: String,
         head: Arc<watch::Sender<Option<u64>>>,
         commits: crate::CommitObservers,
+        health: Arc<super::health::Health>,
     ) -> Result<Self, StoreError> {
         let (queue, jobs) = mpsc::unbounded_channel();
         let (finish, finished) = crossbeam_channel::bounded(1);
         runtime.spawn(async move {
-            run(pool, channel, head, commits, jobs).await;
+            run(pool, channel, head, commits, health, jobs).await;
             let _ = finish.send(());
         })?;
         Ok(Self { queue: Some(queue), finished })
@@ -99,6 +100,7 @@ async fn run(
     channel: String,
     head: Arc<watch::Sender<Option<u64>>>,
     commits: crate::CommitObservers,
+    health: Arc<super::health::Health>,
     mut jobs: mpsc::UnboundedReceiver<Job>,
 ) {
     while let Some(first) = jobs.recv().await {
@@ -116,7 +118,14 @@ async fn run(
         let (mut requests, replies): (Vec<AppendRequest>, Vec<Reply>) =
             batch.into_iter().map(|job| (job.request, job.reply)).unzip();
         let started = std::time::Instant::now();
-        let (results, last) = match commit(&pool, &channel, &mut requests).await {
+        // While the database is away the batch is answered with why at once, until the backoff
+        // says to try again (`health`); the pool then connects anew.
+        let committed = match health.gate() {
+            Ok(()) => commit(&pool, &channel, &mut requests).await,
+            Err(away) => Err(away),
+        };
+        health.note(&committed);
+        let (results, last) = match committed {
             Ok(done) => done,
             Err(error) => (requests.iter().map(|_| Err(error.clone())).collect(), None),
         };
@@ -237,7 +246,9 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
         );
         let failed = [written.0, written.1, written.2, written.3, written.4].into_iter().find_map(Result::err);
         if let Some(error) = failed.or(written.5.err()) {
-            return Err(match backend(error) {
+            // A connection lost here may have lost it after the COMMIT was applied: never an
+            // acknowledgement, and the answer says how to learn the outcome.
+            return Err(match super::errors::commit_unknown(backend(error)) {
                 StoreError::Backend(message) => StoreError::Backend(format!("append transaction failed: {message}")),
                 other => other,
             });
@@ -251,7 +262,8 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
             let rows = client
                 .query(&statements.events_between, &[&to_i64(stored.first_position), &to_i64(to)])
                 .await
-                .map_err(backend)?;
+                // After this batch's COMMIT: its writes are recorded, and not acknowledged.
+                .map_err(|error| if wrote { super::errors::commit_unknown(backend(error)) } else { backend(error) })?;
             let events = rows.iter().map(rows::event).collect::<Result<Vec<RecordedEvent>, _>>()?;
             replays.push(Ok(AppendResult { events, stream_version: stored.last_version, replayed: true }));
         }

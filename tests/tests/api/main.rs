@@ -4,6 +4,7 @@
 mod support;
 
 mod auth;
+mod backup_under_load;
 mod campaign;
 mod campaign_dice;
 mod coalition_round;
@@ -25,6 +26,7 @@ mod metrics;
 mod outsider;
 mod paging;
 mod percentile_skirmish;
+mod postgres_away;
 mod registry;
 mod restart;
 mod scale_out;
