@@ -11,6 +11,7 @@
 //! looked up in the store once, and when the `tokens` stream has moved past what the cache has
 //! seen (another instance revoked one), its new events are read before the token is trusted.
 
+mod actors;
 mod scope;
 
 use std::{collections::HashMap, future::Future, pin::Pin, sync::RwLock};
@@ -25,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
+pub use actors::{ActorFilter, Actors};
 pub use scope::{Scope, ScopeError, PATTERN as SCOPE_PATTERN};
 
 use crate::{problem::ApiError, startup::AppState};
@@ -269,6 +271,11 @@ impl Tokens {
                 }
             }
         }
+    }
+
+    /// The tokens this process has cached, by id (the configured admin token included).
+    pub fn by_id(&self) -> HashMap<String, TokenRecord> {
+        self.read().values().map(|record| (record.id.clone(), record.clone())).collect()
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, TokenRecord>> {

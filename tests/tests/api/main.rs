@@ -3,6 +3,7 @@
 
 mod support;
 
+mod actors;
 mod auth;
 mod campaign;
 mod campaign_dice;
