@@ -246,3 +246,53 @@ impl EventFilter {
             && self.actor.as_ref().is_none_or(|actor| *actor == event.actor)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(role: Role, player: Option<&str>, label: Option<&str>, state: TokenState) -> TokenFacts {
+        TokenFacts { role, player: player.map(String::from), label: label.map(String::from), state }
+    }
+
+    fn reader(role: Role, player: Option<&str>) -> Viewer {
+        Viewer { role, player: player.map(String::from) }
+    }
+
+    #[test]
+    fn the_service_and_an_unknown_token_are_named_without_failing() {
+        let system = ActorView::unresolved(SYSTEM_ACTOR);
+        assert_eq!((system.role, system.token, system.name.as_str()), (Some(Role::System), None, "Herald"));
+        let unknown = ActorView::unresolved("token:gone");
+        assert_eq!((unknown.role, unknown.token), (None, Some(TokenState::Unknown)));
+        assert_eq!((unknown.id.as_str(), unknown.name.as_str()), ("token:gone", "unknown token"));
+    }
+
+    #[test]
+    fn a_players_name_is_shown_and_a_hidden_label_never_becomes_the_name() {
+        let alice = facts(Role::Player, Some("alice"), Some("alice's phone"), TokenState::Revoked);
+        let hidden = ActorView::of_token("token:a", &alice, false);
+        assert_eq!((hidden.player.as_deref(), hidden.label.as_deref()), (Some("alice"), Some(HIDDEN)));
+        assert_eq!((hidden.name.as_str(), hidden.token), ("alice", Some(TokenState::Revoked)));
+        let judge = facts(Role::Judge, None, Some("Battle Judge, round 12"), TokenState::Active);
+        assert_eq!(ActorView::of_token("token:j", &judge, false).name, "judge");
+        let shown = ActorView::of_token("token:j", &judge, true);
+        assert_eq!(
+            (shown.label.as_deref(), shown.name.as_str()),
+            (Some("Battle Judge, round 12"), "Battle Judge, round 12")
+        );
+        let unlabelled = ActorView::of_token("token:o", &facts(Role::Observer, None, None, TokenState::Expired), true);
+        assert_eq!((unlabelled.label, unlabelled.name.as_str()), (None, "observer"));
+    }
+
+    #[test]
+    fn labels_are_for_admins_of_the_stream_and_the_tokens_holder() {
+        assert!(label_visible(&reader(Role::Admin, None), None, "token:a"));
+        assert!(label_visible(&reader(Role::Player, Some("alice")), Some("token:a"), "token:a"));
+        assert!(label_visible(&reader(Role::Judge, None), Some("token:j"), "token:j"));
+        assert!(!label_visible(&reader(Role::Player, Some("bob")), Some("token:b"), "token:a"));
+        assert!(!label_visible(&reader(Role::Judge, None), Some("token:j"), "token:a"));
+        assert!(!label_visible(&reader(Role::System, None), None, "token:a"));
+        assert!(!label_visible(&Viewer::public(), None, "token:a"));
+    }
+}

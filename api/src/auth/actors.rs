@@ -42,16 +42,15 @@ pub struct Actors<'a> {
     now: DateTime<Utc>,
     /// The reader's own actor id, if it presented a token.
     reader: Option<String>,
-    /// Token records by id: the cache first, the store's records merged in at the first miss.
-    records: Option<HashMap<String, TokenRecord>>,
-    read_store: bool,
+    /// The store's token records by id, read at the first id the cache does not hold.
+    stored: Option<HashMap<String, TokenRecord>>,
     resolved: HashMap<String, Option<TokenFacts>>,
 }
 
 impl<'a> Actors<'a> {
     /// A resolver for the reader whose actor id is `reader` (`None`: anonymous).
     pub fn new(tokens: &'a Tokens, store: &'a dyn EventStore, reader: Option<String>) -> Self {
-        Self { tokens, store, now: Utc::now(), reader, records: None, read_store: false, resolved: HashMap::new() }
+        Self { tokens, store, now: Utc::now(), reader, stored: None, resolved: HashMap::new() }
     }
 
     /// What the registry says of the token `actor` acted with (`None`: the service itself, or
@@ -77,22 +76,22 @@ impl<'a> Actors<'a> {
     }
 
     fn record(&mut self, id: &str) -> Option<TokenRecord> {
+        if let Some(record) = self.tokens.find(id) {
+            return Some(record);
+        }
         let (tokens, store) = (self.tokens, self.store);
-        let records = self.records.get_or_insert_with(|| tokens.by_id());
-        if let Some(record) = records.get(id) {
-            return Some(record.clone());
-        }
-        if self.read_store {
-            return None;
-        }
-        self.read_store = true;
-        // A token issued through another instance sharing the log; a store that cannot be read
-        // leaves the actor unknown rather than failing the listing.
-        match tokens.list(store) {
-            Ok(stored) => records.extend(stored.into_iter().map(|record| (record.id.clone(), record))),
-            Err(error) => tracing::warn!(%error, "token records could not be read to name an actor"),
-        }
-        records.get(id).cloned()
+        let stored = self.stored.get_or_insert_with(|| {
+            // A token issued through another instance sharing the log, read once per resolver;
+            // a store that cannot be read leaves the actor unknown rather than failing the read.
+            match tokens.list(store) {
+                Ok(records) => records.into_iter().map(|record| (record.id.clone(), record)).collect(),
+                Err(error) => {
+                    tracing::warn!(%error, "token records could not be read to name an actor");
+                    HashMap::new()
+                }
+            }
+        });
+        stored.get(id).cloned()
     }
 
     /// `actor` as a person, for a reader who sees the event's stream as `viewer`.

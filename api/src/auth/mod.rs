@@ -273,9 +273,10 @@ impl Tokens {
         }
     }
 
-    /// The tokens this process has cached, by id (the configured admin token included).
-    pub fn by_id(&self) -> HashMap<String, TokenRecord> {
-        self.read().values().map(|record| (record.id.clone(), record.clone())).collect()
+    /// The cached record of the token `id` (the configured admin token included), if this
+    /// process has it.
+    pub fn find(&self, id: &str) -> Option<TokenRecord> {
+        self.read().values().find(|record| record.id == id).cloned()
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, TokenRecord>> {
