@@ -6,7 +6,7 @@
 
 import { getAll, getJSON, getText, streamEvents, rulesetList } from './api.js';
 import { h, fill, problem, value, svg, when, die } from './render.js';
-import { title, summary, headline, commands, actor, diceIn } from './describe.js';
+import { title, summary, headline, commands, actor, actorOf, diceIn } from './describe.js';
 import { timeline } from './timeline.js';
 import { verifyEvents } from './dice/verify.js';
 import { follow } from './live.js';
@@ -95,7 +95,7 @@ export async function mount(main, id, params) {
       h('p', {}, summary(event)),
       group && group.events.length > 1
         ? h('p', { class: 'muted' }, `Event ${index + 1} of ${group.events.length} produced by one command of ${actor(group.actor)}.`)
-        : h('p', { class: 'muted' }, `One command of ${actor(event.actor)}.`),
+        : h('p', { class: 'muted' }, `One command of ${actor(actorOf(event))}.`),
       headline(event.data) ? h('p', { class: 'headline' }, headline(event.data)) : null,
       drawn.length ? h('div', { class: 'event-dice' },
         h('h3', {}, `${drawn.length} ${drawn.length === 1 ? 'die' : 'dice'} drawn`),

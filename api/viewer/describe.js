@@ -14,12 +14,32 @@ export function title(type) {
 /** The ruleset part of a type: `coalition.BattleResolved` → `coalition`. */
 export const family = (type) => String(type).split('.')[0];
 
-/** Who acted, for people: `system` stays, a token id is shortened. */
-export function actor(text) {
-  if (!text) return 'someone';
-  if (text === 'system') return 'Herald (automatic)';
-  return text.length > 22 ? `${text.slice(0, 18)}…` : text;
+/** A token id shortened for people: `token:01a21917-883…`. */
+const shortId = (text) => (text.length > 22 ? `${text.slice(0, 18)}…` : text);
+
+/**
+ * Who acted, for people: the event's `who` (docs/API.md "Actors and who sees a token's label")
+ * as its name, with the role beside a name that is not the role (`alice (player)`, `judge`,
+ * `Herald (automatic)`); a bare actor id (an older server) is shortened.
+ */
+export function actor(who) {
+  if (!who) return 'someone';
+  if (typeof who === 'string') return who === 'system' ? 'Herald (automatic)' : shortId(who);
+  if (who.role === 'system') return 'Herald (automatic)';
+  if (!who.role) return `unknown token ${shortId(who.id)}`;
+  const name = who.name && who.name !== who.role ? `${who.name} (${who.role})` : who.role;
+  return who.token === 'revoked' || who.token === 'expired' ? `${name}, token ${who.token}` : name;
 }
+
+/** The long form, for a tooltip: id, role, player, label (where shown) and the token's state. */
+export function actorTitle(who) {
+  if (!who || typeof who === 'string') return who ?? '';
+  return [who.id, who.role, who.player && `player ${who.player}`, who.label && `label ${who.label}`,
+    who.token && `token ${who.token}`].filter(Boolean).join(' · ');
+}
+
+/** The actor of an event: its `who` when the server names it, else its actor id. */
+export const actorOf = (event) => event.who ?? event.actor;
 
 /** The fields that say what happened, in the order people ask for them. */
 const HEADLINE = [
@@ -53,11 +73,11 @@ export function headline(data) {
     .join(' · ');
 }
 
-/** `Battle resolved — by token:… on 1 Dec 2030, 18:00`. */
+/** `Battle resolved — by alice (player), 1 Dec 2030, 18:00`. */
 export function summary(event) {
   return h('span', { class: 'summary' },
     h('b', {}, title(event.type)), ' ',
-    h('span', { class: 'muted' }, `by ${actor(event.actor)}, ${when(event.recorded_at)}`));
+    h('span', { class: 'muted', title: actorTitle(actorOf(event)) }, `by ${actor(actorOf(event))}, ${when(event.recorded_at)}`));
 }
 
 /**
@@ -69,7 +89,7 @@ export function commands(events) {
   for (const event of events) {
     const last = groups[groups.length - 1];
     if (last && event.command_id && last.command_id === event.command_id) last.events.push(event);
-    else groups.push({ command_id: event.command_id, actor: event.actor, recorded_at: event.recorded_at, events: [event] });
+    else groups.push({ command_id: event.command_id, actor: actorOf(event), recorded_at: event.recorded_at, events: [event] });
   }
   return groups;
 }

@@ -12,6 +12,6 @@ pub mod events;
 pub mod snapshot;
 
 pub use catalog::{Catalog, Entry};
-pub use events::{EventFilter, EventView};
+pub use events::{label_visible, ActorView, EventFilter, EventView, TokenFacts, TokenState, SYSTEM_ACTOR};
 pub use herald_domain::Viewer;
 pub use snapshot::{Snapshot, SnapshotError};

@@ -140,6 +140,18 @@ test('the audit view filters every event and links to the state just before and 
   const page = await open(`#/campaigns/${data.campaign}/audit`);
   await page.locator('table.audit > tbody > tr').first().waitFor();
   const all = await page.locator('table.audit > tbody > tr').count();
+  // Actors read as people (issue 28 item 1): a player's name or a role, never a token id; the
+  // judge's label stays hidden from this anonymous reader; a role filters.
+  const cells = page.locator('table.audit > tbody > tr > td.actor');
+  const actors = await cells.allTextContents();
+  assert.equal(actors.length, all);
+  assert.ok(actors.every((a) => !a.includes('token:')), actors.join(', '));
+  assert.ok(actors.includes('bob (player)') && actors.includes('judge'), [...new Set(actors)].join(', '));
+  assert.match(await cells.filter({ hasText: /^judge$/ }).first().getAttribute('title'), /label hidden/);
+  await page.locator('form.filters select[name="role"]').selectOption('player');
+  const players = await cells.allTextContents();
+  assert.ok(players.length > 0 && players.length < all && players.every((a) => a.endsWith('(player)')), players.join(', '));
+  await page.locator('form.filters select[name="role"]').selectOption('');
   await page.locator('form.filters select[name="army"]').selectOption('Plague Host');
   const forArmy = await page.locator('table.audit > tbody > tr').count();
   assert.ok(forArmy > 0 && forArmy < all, `${forArmy} of ${all}`);

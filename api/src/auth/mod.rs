@@ -11,6 +11,7 @@
 //! looked up in the store once, and when the `tokens` stream has moved past what the cache has
 //! seen (another instance revoked one), its new events are read before the token is trusted.
 
+mod actors;
 pub mod request;
 mod scope;
 
@@ -25,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
+pub use actors::{ActorFilter, Actors};
 pub use scope::{Scope, ScopeError, PATTERN as SCOPE_PATTERN};
 
 use crate::problem::ApiError;
@@ -269,6 +271,12 @@ impl Tokens {
                 }
             }
         }
+    }
+
+    /// The cached record of the token `id` (the configured admin token included), if this
+    /// process has it.
+    pub fn find(&self, id: &str) -> Option<TokenRecord> {
+        self.read().values().find(|record| record.id == id).cloned()
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, TokenRecord>> {

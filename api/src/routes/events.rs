@@ -4,7 +4,7 @@
 use std::{collections::HashMap, time::Duration};
 
 use actix_web::{get, http::header, web, HttpRequest, HttpResponse};
-use herald_domain::Actor;
+use herald_domain::{Actor, Role};
 use herald_projections::{Catalog, Entry, EventFilter, EventView, Viewer};
 use herald_store::{Direction, RecordedEvent};
 use serde::{Deserialize, Serialize};
@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{blocking, state};
 use crate::{
-    auth::{request::MaybeAuthenticated, Scope, TOKENS_STREAM},
+    auth::{request::MaybeAuthenticated, ActorFilter, Actors, Scope, TOKENS_STREAM},
     problem::{ApiError, Problem},
 };
 
@@ -47,8 +47,16 @@ pub struct EventQuery {
     /// Only these event types, comma-separated (`coalition.BattleResolved,coalition.SeedRevealed`).
     #[serde(rename = "type")]
     pub event_type: Option<String>,
-    /// Only events by this actor (`token:…`).
+    /// Only events by this actor (`token:…`, or `system`).
+    #[param(example = "token:0193a5f2-7c1e-7b52-9d3a-2f4b8c6d1e0f")]
     pub actor: Option<String>,
+    /// Only events by the tokens of this player (the player name a token acts as).
+    #[param(example = "alice")]
+    pub player: Option<String>,
+    /// Only events by actors of this role: `player`, `judge`, `admin`, `observer`, or `system`
+    /// (the service itself).
+    #[param(inline, example = "judge")]
+    pub role: Option<Role>,
 }
 
 impl EventQuery {
@@ -61,6 +69,10 @@ impl EventQuery {
                 .unwrap_or_default(),
             actor: self.actor.clone(),
         }
+    }
+
+    fn actors(&self) -> ActorFilter {
+        ActorFilter { role: self.role.clone(), player: self.player.clone() }
     }
 
     fn limit(&self) -> Result<usize, ApiError> {
@@ -110,11 +122,12 @@ impl Reader {
 }
 
 /// Redacts events for one reader, looking each stream's current state (and how the reader sees
-/// it) up once per page.
+/// it) up once per page, and names their actors (once per actor).
 struct Redactor<'a> {
     catalog: &'a Catalog,
     reader: Reader,
     streams: HashMap<String, (Option<Entry>, Viewer)>,
+    actors: Actors<'a>,
 }
 
 /// Whether `viewer` may read the events of `stream` at all: the `tokens` stream (who holds which
@@ -125,8 +138,15 @@ fn may_read(stream: &str, viewer: &Viewer) -> bool {
 }
 
 impl<'a> Redactor<'a> {
-    fn new(catalog: &'a Catalog, reader: Reader) -> Self {
-        Self { catalog, reader, streams: HashMap::new() }
+    fn new(state: &'a crate::state::AppState, reader: Reader) -> Self {
+        let actors =
+            Actors::new(&state.tokens, state.store.as_ref(), reader.actor.as_ref().map(|actor| actor.id.clone()));
+        Self { catalog: state.service.catalog(), reader, streams: HashMap::new(), actors }
+    }
+
+    /// Whether `event`'s actor passes `filter` (by role and player).
+    fn by(&mut self, event: &RecordedEvent, filter: &ActorFilter) -> bool {
+        self.actors.matches(&event.actor, filter)
     }
 
     fn stream(&mut self, stream: &str) -> &(Option<Entry>, Viewer) {
@@ -142,8 +162,10 @@ impl<'a> Redactor<'a> {
     }
 
     fn view(&mut self, event: &RecordedEvent) -> EventView {
-        let (current, viewer) = self.stream(&event.stream);
-        EventView::new(event, current.as_ref(), viewer)
+        let (current, viewer) = self.stream(&event.stream).clone();
+        let mut view = EventView::new(event, current.as_ref(), &viewer);
+        view.who = self.actors.view(&event.actor, &viewer);
+        view
     }
 }
 
@@ -166,11 +188,12 @@ pub async fn all_events(
 ) -> Result<HttpResponse, ApiError> {
     let limit = query.limit()?;
     let filter = query.filter();
+    let actors = query.actors();
     let from = query.from.unwrap_or(0);
     let state = state(&req)?;
     let reader = Reader::of(&req, actor);
     let page = blocking(move || {
-        let mut redactor = Redactor::new(state.service.catalog(), reader);
+        let mut redactor = Redactor::new(&state, reader);
         let mut events = Vec::new();
         let mut position = from;
         let mut scanned = 0;
@@ -180,7 +203,7 @@ pub async fn all_events(
             for event in &batch {
                 position = event.position + 1;
                 scanned += 1;
-                if filter.matches(event) && redactor.visible(event) {
+                if filter.matches(event) && redactor.visible(event) && redactor.by(event, &actors) {
                     events.push(redactor.view(event));
                     if events.len() == limit {
                         return Ok(EventPage { events, next: Some(position) });
@@ -219,6 +242,7 @@ pub async fn stream_events(
     let limit = query.limit()?;
     let direction = query.direction()?;
     let filter = query.filter();
+    let actors = query.actors();
     let from = query.from.unwrap_or(match direction {
         Direction::Forwards => 0,
         Direction::Backwards => u64::MAX,
@@ -235,7 +259,7 @@ pub async fn stream_events(
     let (page, version) = blocking(move || {
         let version =
             state.store.stream_version(&stream)?.ok_or_else(|| ApiError::NotFound(format!("no stream {stream}")))?;
-        let mut redactor = Redactor::new(state.service.catalog(), reader);
+        let mut redactor = Redactor::new(&state, reader);
         let mut events = Vec::new();
         let mut cursor = from;
         let mut scanned = 0;
@@ -248,7 +272,7 @@ pub async fn stream_events(
                     Direction::Forwards => event.version.checked_add(1),
                     Direction::Backwards => event.version.checked_sub(1),
                 };
-                if filter.matches(event) {
+                if filter.matches(event) && redactor.by(event, &actors) {
                     events.push(redactor.view(event));
                     if events.len() == limit {
                         return Ok((EventPage { events, next }, version));
@@ -312,15 +336,15 @@ const LIVE_CHUNK_BYTES: usize = 64 * 1024;
 fn live_chunk(
     state: &crate::state::AppState,
     reader: &Reader,
-    filter: &EventFilter,
+    (filter, actors): &(EventFilter, ActorFilter),
     batch: &[RecordedEvent],
 ) -> (web::Bytes, u64) {
-    let mut redactor = Redactor::new(state.service.catalog(), reader.clone());
+    let mut redactor = Redactor::new(state, reader.clone());
     let mut text = String::new();
     let mut next = batch.first().map_or(0, |event| event.position);
     for event in batch {
         next = event.position + 1;
-        if filter.matches(event) && redactor.visible(event) {
+        if filter.matches(event) && redactor.visible(event) && redactor.by(event, actors) {
             let view = redactor.view(event);
             let data = serde_json::to_string(&view).unwrap_or_else(|_| "{}".into());
             text.push_str(&format!("id: {}\nevent: {}\ndata: {data}\n\n", view.position, view.event_type));
@@ -356,7 +380,7 @@ pub async fn live_events(
         .and_then(|value| value.trim().parse::<u64>().ok())
         .map(|position| position + 1);
     let from = query.from.or(resume).unwrap_or(0);
-    let filter = query.filter();
+    let filter = (query.filter(), query.actors());
     let state = state(&req)?;
     let client = actor.as_ref().map_or(crate::live::ANONYMOUS.to_string(), |actor| actor.id.clone());
     // Held by the response stream: dropped (its place returned) when the client goes away.
@@ -532,7 +556,7 @@ pub async fn stream_dice(
             return Err(ApiError::NotFound(format!("no stream {stream}")));
         }
         let ruleset = entry.as_ref().map(|entry| entry.ruleset);
-        let mut redactor = Redactor::new(state.service.catalog(), reader);
+        let mut redactor = Redactor::new(&state, reader);
         // The key in force is the stream's state's before each command: fold from the start.
         let mut folded = ruleset.map(|ruleset| ruleset.new_state());
         let mut key = herald_domain::DiceKey::Stream;

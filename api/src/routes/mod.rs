@@ -323,7 +323,16 @@ pub fn require_judge(actor: &Actor, code: &str, detail: &str, rule: &str) -> Res
 pub fn command_response(state: &AppState, actor: &Actor, outcome: CommandOutcome, created: bool) -> HttpResponse {
     let viewer = Viewer::from(actor);
     let current = state.service.catalog().entry(&outcome.stream);
-    let events = outcome.events.iter().map(|event| EventView::new(event, current.as_ref(), &viewer)).collect();
+    let mut actors = crate::auth::Actors::new(&state.tokens, state.store.as_ref(), Some(actor.id.clone()));
+    let events = outcome
+        .events
+        .iter()
+        .map(|event| {
+            let mut view = EventView::new(event, current.as_ref(), &viewer);
+            view.who = actors.view(&event.actor, &viewer);
+            view
+        })
+        .collect();
     let rules = outcome.events.first().map_or("none", |e| e.rules.as_str());
     let label = if outcome.replayed { "replayed" } else { "appended" };
     state.metrics.commands.with_label_values(&[rules, label]).inc();

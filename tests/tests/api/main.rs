@@ -3,6 +3,7 @@
 
 mod support;
 
+mod actors;
 mod auth;
 mod backup_under_load;
 mod campaign;
