@@ -326,3 +326,48 @@ fn open_battles(service: &Service, stream: &str, events: &[RecordedEvent]) -> Re
     }
     Ok(())
 }
+
+/// Carry a coalition battle's correction (docs/adr/0005-disputes-and-corrections.md) to the
+/// campaign that applied its result: the adjudication that took the battle's result is run again
+/// as a what-if with the corrected result in its place, and the campaign is corrected to where
+/// that leads. A campaign that has not applied the result yet needs nothing: its next
+/// adjudication reads the battle's corrected state. Other rulesets' streams have no campaign.
+pub fn carry_correction(service: &Service, battle: &str, dispute: &str, meta: &CommandMeta) -> Result<(), ApiError> {
+    let Some(entry) = service.catalog().entry(battle) else { return Ok(()) };
+    let Some(corrected) = entry.state_as::<BattleState>().filter(|state| state.ended()) else { return Ok(()) };
+    let corrected = result_of(battle, corrected);
+    for (campaign, campaign_entry) in service.catalog().entries(herald_domain::StreamKind::Campaign) {
+        let applied = campaign_entry
+            .state_as::<CampaignState>()
+            .and_then(|state| state.battles.get(battle))
+            .is_some_and(|link| link.applied);
+        if !applied {
+            continue;
+        }
+        let events = super::read_stream_to(service.store(), &campaign, None)?;
+        let mut seen = std::collections::BTreeSet::new();
+        for event in &events {
+            let Some(command_id) = event.command_id.as_deref() else { continue };
+            if !seen.insert(command_id.to_string()) || herald_domain::dispute::is_dispute_type(&event.event_type) {
+                continue;
+            }
+            let record = super::whatif::record_of(service.store(), event)?;
+            let Ok(CampaignCommand::AdjudicateTurn { mut battle_results, interval_seed }) =
+                serde_json::from_value::<CampaignCommand>(record.command.clone())
+            else {
+                continue;
+            };
+            let Some(taken) = battle_results.iter_mut().find(|result| result.battle == battle) else { continue };
+            *taken = corrected.clone();
+            let command = serde_json::to_value(CampaignCommand::AdjudicateTurn { battle_results, interval_seed })
+                .map_err(ApiError::internal)?;
+            if command == record.command {
+                break; // the correction did not change what the campaign took
+            }
+            let change = super::whatif::WhatIfChange { version: event.version, command };
+            super::disputes::carry(service, &campaign, &change, battle, dispute, meta)?;
+            break;
+        }
+    }
+    Ok(())
+}

@@ -4,6 +4,7 @@ pub mod backup;
 pub mod battles;
 pub mod campaigns;
 pub mod coalition_battles;
+pub mod disputes;
 pub mod events;
 pub mod health;
 pub mod ids;
@@ -108,6 +109,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(events::stream_dice)
                 .service(events::verify_stream)
                 .service(rolls::judge_roll)
+                .service(disputes::file_dispute)
+                .service(disputes::list_disputes)
+                .service(disputes::get_dispute)
+                .service(disputes::what_if)
+                .service(disputes::rule_on_dispute)
                 .service(tokens::create_token)
                 .service(tokens::list_tokens)
                 .service(tokens::whoami)
