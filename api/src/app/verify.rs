@@ -209,11 +209,11 @@ pub struct Difference {
 pub struct FieldDiff {
     /// JSON pointer into the payload (`/dice/a/0/draw/value`).
     pub path: String,
-    /// The stored value (`null` when absent).
-    #[schema(value_type = Object)]
+    /// The stored value (`null` when absent): any JSON value.
+    #[schema(value_type = serde_json::Value)]
     pub stored: Value,
-    /// The replayed value (`null` when absent).
-    #[schema(value_type = Object)]
+    /// The replayed value (`null` when absent): any JSON value.
+    #[schema(value_type = serde_json::Value)]
     pub replayed: Value,
 }
 
