@@ -11,7 +11,7 @@ use crate::{
         disputes::{self, Dispute, RulingRequest},
         whatif::{self, Asker, WhatIfChange, WhatIfReport},
     },
-    auth::{Authenticated, MaybeAuthenticated},
+    auth::{Authenticated, MaybeAuthenticated, MaybeAuthenticatedInScope},
     problem::{ApiError, Json, Problem},
 };
 
@@ -189,14 +189,14 @@ pub async fn get_dispute(
         (status = 200, description = "what would have happened", body = WhatIfReport),
         (status = 400, description = "malformed request, or the command is not one of the ruleset's", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "an unknown, revoked or expired bearer token (none is needed)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "a dice key is still sealed and you are not a judge of the stream (`what_if.sealed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "a dice key is still sealed and you are not a judge of the stream (`what_if.sealed`); a token whose scope does not reach the stream (`token.out_of_scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`what_if.version_out_of_range`, `what_if.nothing_to_change`, `what_if.bound_exceeded`, `what_if.not_a_command`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/streams/{stream}/what-if")]
 pub async fn what_if(
     req: HttpRequest,
-    MaybeAuthenticated(actor): MaybeAuthenticated,
+    MaybeAuthenticatedInScope(actor): MaybeAuthenticatedInScope,
     path: web::Path<String>,
     body: Json<WhatIfRequest>,
 ) -> Result<HttpResponse, ApiError> {
