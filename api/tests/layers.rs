@@ -30,7 +30,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "unknown_fields.rs",
         ],
     ),
-    ("service: commands, verification, tokens, scopes and actors (no HTTP types)", &["app/", "auth/mod.rs", "auth/scope.rs", "auth/actors.rs"]),
+    (
+        "service: commands, verification, tokens, scopes and actors (no HTTP types)",
+        &["app/", "auth/mod.rs", "auth/scope.rs", "auth/actors.rs"],
+    ),
     ("state: what every handler runs in", &["state.rs"]),
     ("authentication: who is asking", &["auth/request.rs"]),
     ("routes: HTTP shapes only", &["routes/"]),

@@ -56,6 +56,21 @@ export async function getAll(path, options) {
   return items;
 }
 
+/** POST a JSON body and read the JSON answer (a what-if: it writes nothing). */
+export async function postJSON(path, body) {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { ...headers('application/json'), 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    let problem = null;
+    try { problem = await response.json(); } catch { /* not a problem document */ }
+    throw new ApiError(response.status, problem);
+  }
+  return response.json();
+}
+
 /** GET a text document (SVG pictures, text reports). */
 export async function getText(path, accept = 'image/svg+xml', options) {
   return (await request(path, accept, options)).text();

@@ -61,6 +61,7 @@ from herald_client.api.coalition_battles import (
     resolve_battle,
     submit_strategy,
 )
+from herald_client.api.disputes import file_dispute, rule_on_dispute, what_if
 from herald_client.api.events import stream_events, verify_stream
 from herald_client.api.operations import readyz
 from herald_client.api.rulesets import list_rulesets
@@ -73,11 +74,13 @@ from herald_client.models import (
     CreateWarmachineBattle,
     CreateZoneRpgBattle,
     EntropyRequest,
+    FileDisputeRequest,
     OpenTurnRequest,
     OrdersRequest,
     Problem,
     ResolveRequest,
     Role,
+    RulingBody,
     SideId,
     SkirmishCommandChooseCombatOption,
     SkirmishCommandDeclare,
@@ -99,6 +102,7 @@ from herald_client.models import (
     WarmachineCommandEndBattle,
     WarmachineCommandMove,
     WarmachineCommandStartTurn,
+    WhatIfRequest,
     ZoneRpgCommandAttack,
     ZoneRpgCommandDecline,
     ZoneRpgCommandEndFight,
@@ -327,7 +331,39 @@ def play_coalition_battle(table: Table) -> Played:
     battle.entropy(table.alice, "alice's lucky string")
     battle.entropy(table.bob, "bob rolls for the Host")
     fight_coalition_battle(table, battle)
+    dispute_coalition_battle(table, battle)
     return played
+
+
+def dispute_coalition_battle(table: Table, battle: Battle) -> None:
+    """Bob disputes side a's strategy bonus; the judge runs the what-if with it read as 2, rules
+    the dispute corrected on that what-if; the events (with the dispute records) still parse,
+    and the battle still verifies, listing the ruling (docs/API.md "Disputes")."""
+    events = [event.to_dict() for event in read_events(table.judge, battle.stream)]
+    version = next(
+        e["version"] for e in events if e["type"] == "coalition.StrategyBonusAssigned" and e["data"]["side"] == "a"
+    )
+    claim = FileDisputeRequest(version=version, claim="The high ground was not in side a's strategy: 2, not 6.")
+    filed = ok(file_dispute.sync_detailed(battle.stream, client=table.bob, body=claim), "coalition: file a dispute")
+    change = {"version": version, "command": {"type": "assign_strategy_bonus", "side": "a", "bonus": 2}}
+    report = ok(
+        what_if.sync_detailed(battle.stream, client=table.judge, body=WhatIfRequest.from_dict(change)),
+        "coalition: what-if",
+    )
+    if not report.differs:
+        raise PlayTestFailure(f"coalition: the what-if with another bonus changed nothing: {report.to_dict()}")
+    ruling = RulingBody.from_dict(
+        {"ruling": "corrected", "reason": "graded again", "what_if": change, "what_if_hash": report.hash_}
+    )
+    ruled = ok(
+        rule_on_dispute.sync_detailed(battle.stream, filed.id, client=table.judge, body=ruling), "coalition: rule"
+    )
+    if str(ruled.status) != "corrected":
+        raise PlayTestFailure(f"coalition: the dispute was not corrected: {ruled.to_dict()}")
+    read_events(table.anyone, battle.stream)
+    verified = ok(verify_stream.sync_detailed(battle.stream, client=table.alice), "coalition: verify the correction")
+    if not verified.verified or not verified.rulings:
+        raise PlayTestFailure(f"coalition: the corrected battle does not verify with its ruling: {verified.to_dict()}")
 
 
 def fight_coalition_battle(table: Table, battle: Battle) -> None:

@@ -14,6 +14,7 @@ pub mod caps;
 pub mod coalition;
 pub mod decider;
 pub mod dice;
+pub mod dispute;
 pub mod error;
 pub mod percentile_skirmish;
 pub mod registry;

@@ -358,3 +358,41 @@ test('an open battle page follows the live feed without a reload', async () => {
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("a battle's disputes are listed, the disputed event marked, and the ruling's what-if shown beside the record", async () => {
+  const { call, judge, alice, bob } = data;
+  const created = await call('POST', '/v1/battles', judge, {
+    armies: {
+      a: { name: 'Benalish Guard', team: 'coalition', rank: 'cpl_lt_commander', controller: 'alice',
+        slots: [{ creature: 'Benalish Hero', colors: ['white'], power: 1, toughness: 1, troops: 5000 }] },
+      b: { name: 'Skyshroud Raiders', team: 'phyrexia', rank: 'cpl_lt_commander', controller: 'bob',
+        slots: [{ creature: 'Phyrexian Broodlings', colors: ['black'], power: 2, toughness: 2, troops: 5000 }] },
+    },
+    engagement: { kind: 'attack', attacker: 'a' }, terrain: 'plains', strategy_deadline: '2030-12-01T18:00:00Z',
+  });
+  const stream = created.stream;
+  const b = `/v1/battles/${stream.replace(/^battle-/, '')}`;
+  await call('POST', `${b}/strategies`, alice, { side: 'a', strategy: 'Shield wall on the road' });
+  await call('POST', `${b}/strategies`, bob, { side: 'b', strategy: 'Raid the camp' });
+  const bonus = await call('POST', `${b}/strategy-bonuses`, judge, { side: 'a', bonus: 8 });
+  await call('POST', `${b}/strategy-bonuses`, judge, { side: 'b', bonus: 3 });
+  await call('POST', `${b}/resolve`, judge, {});
+  const version = bonus.events[0].version;
+  const dispute = await call('POST', `/v1/streams/${stream}/disputes`, bob, { version, claim: 'A shield wall is no plan: 2, not 8.' });
+  const change = { version, command: { type: 'assign_strategy_bonus', side: 'a', bonus: 2 } };
+  const whatIf = await call('POST', `/v1/streams/${stream}/what-if`, judge, change);
+  await call('POST', `/v1/streams/${stream}/disputes/${dispute.id}/ruling`, judge,
+    { ruling: 'corrected', reason: 'graded again', what_if: change, what_if_hash: whatIf.hash });
+
+  const page = await open(`#/battles/${stream}`);
+  await page.locator('.disputes .dispute-list li').first().waitFor();
+  assert.match(await page.locator('.disputes .dispute-list li').first().textContent(), /corrected/);
+  assert.equal(await page.locator(`.event-list li.disputed[data-version="${version}"]`).count(), 1);
+  await page.getByRole('button', { name: 'Show the what-if beside the record' }).click();
+  await page.locator('.what-if-sides .end-state').nth(1).waitFor();
+  assert.equal(await page.locator('.what-if-sides .end-state').count(), 2, 'the record and the what-if');
+  assert.match(await page.locator('.what-if').textContent(), /the one the ruling rests on/);
+  await shot(page, '10-dispute.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

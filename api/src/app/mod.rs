@@ -7,7 +7,9 @@
 //! policies (reveal the seed when a battle ends).
 
 pub mod campaign;
+pub mod disputes;
 pub mod verify;
+pub mod whatif;
 
 use std::sync::Arc;
 
@@ -757,6 +759,8 @@ pub fn read_stream_to(store: &dyn EventStore, stream: &str, at: Option<u64>) -> 
 pub fn decode_events<R: Ruleset>(events: &[RecordedEvent]) -> Result<Vec<R::Event>, ApiError> {
     events
         .iter()
+        // Disputes and rulings are every stream's, not the ruleset's (herald_domain::dispute).
+        .filter(|event| !herald_domain::dispute::is_dispute_type(&event.event_type))
         .map(|event| {
             let decoded = if event.schema < EVENT_SCHEMA {
                 serde::Deserialize::deserialize(&R::upcast(&event.event_type, event.schema, &event.data.to_value()))

@@ -63,6 +63,40 @@ pub struct VerifyReport {
     /// (docs/DICE.md "Commitments to hidden formulas"); empty for other streams.
     #[serde(default)]
     pub formula_commitments: Vec<CommitmentReport>,
+    /// The judges' rulings recorded on the stream (docs/API.md "Disputes"), each with the hash of
+    /// the what-if a correction rests on; a correction is replayed and checked like every other
+    /// command.
+    #[serde(default)]
+    pub rulings: Vec<RulingReport>,
+}
+
+/// A ruling recorded on a verified stream.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct RulingReport {
+    /// The version of the `herald.DisputeRuled` event.
+    pub version: u64,
+    /// The dispute.
+    pub dispute: String,
+    /// `stands` or `corrected`.
+    pub ruling: herald_domain::dispute::Ruling,
+    /// The hash of the what-if a correction rests on.
+    pub what_if_hash: Option<String>,
+    /// For a correction carried from another stream: that stream and its dispute.
+    pub carried_from: Option<String>,
+}
+
+fn rulings(stored: &[RecordedEvent]) -> Vec<RulingReport> {
+    use herald_domain::dispute::{DisputeEvent, RULED};
+    stored
+        .iter()
+        .filter(|event| event.event_type == RULED)
+        .filter_map(|event| match event.data.decode::<DisputeEvent>().ok()? {
+            DisputeEvent::DisputeRuled { dispute, ruling, what_if_hash, carried_from, .. } => {
+                Some(RulingReport { version: event.version, dispute, ruling, what_if_hash, carried_from })
+            }
+            DisputeEvent::DisputeFiled { .. } => None,
+        })
+        .collect()
 }
 
 /// One commitment to a battle's hidden formulas, checked against the formulas in the log when
@@ -175,11 +209,11 @@ pub struct Difference {
 pub struct FieldDiff {
     /// JSON pointer into the payload (`/dice/a/0/draw/value`).
     pub path: String,
-    /// The stored value (`null` when absent).
-    #[schema(value_type = Object)]
+    /// The stored value (`null` when absent): any JSON value.
+    #[schema(value_type = serde_json::Value)]
     pub stored: Value,
-    /// The replayed value (`null` when absent).
-    #[schema(value_type = Object)]
+    /// The replayed value (`null` when absent): any JSON value.
+    #[schema(value_type = serde_json::Value)]
     pub replayed: Value,
 }
 
@@ -232,6 +266,7 @@ pub fn verify_stream(store: &dyn EventStore, stream: &str, may_use_sealed: bool)
         notes: Vec::new(),
         first_difference: None,
         formula_commitments: Vec::new(),
+        rulings: rulings(&stored),
     };
     let final_state = match fold(ruleset, &stored) {
         Ok(state) => state,

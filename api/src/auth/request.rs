@@ -120,6 +120,30 @@ impl FromRequest for MaybeAuthenticated {
     }
 }
 
+/// The caller if a token was presented, for a POST open to anonymous callers that writes
+/// nothing (a what-if): a presented token whose scope does not reach the route's stream is
+/// refused (403 `token.out_of_scope`) before the body is read, as on every other POST.
+#[derive(Debug, Clone)]
+pub struct MaybeAuthenticatedInScope(pub Option<Actor>);
+
+impl FromRequest for MaybeAuthenticatedInScope {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let presented = presented(req);
+        let req = req.clone();
+        Box::pin(async move {
+            let record = principal(presented).await?;
+            if let Some(record) = &record {
+                remember(&req, record);
+                route_in_scope(&req, &record.scope)?;
+            }
+            Ok(MaybeAuthenticatedInScope(record.map(|record| record.actor())))
+        })
+    }
+}
+
 /// The scope of the request's token (after [`Authenticated`] or [`MaybeAuthenticated`] took
 /// it). A request whose token was not taken has no scope and reaches nothing.
 pub fn scope_of(req: &HttpRequest) -> Option<Scope> {

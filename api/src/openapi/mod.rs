@@ -21,7 +21,7 @@ use utoipa::{
     Modify, OpenApi,
 };
 
-use crate::routes::{backup, battles, campaigns, coalition_battles, events, health, rolls, rulesets, tokens};
+use crate::routes::{backup, battles, campaigns, coalition_battles, disputes, events, health, rolls, rulesets, tokens};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -59,7 +59,8 @@ and docs/ in the repository.",
         campaigns::edit_raider_order, campaigns::add_player, campaigns::offer_customisation, campaigns::customise_army,
         campaigns::change_screen_name,
         events::all_events, events::stream_events, events::stream_dice, events::verify_stream, events::live_events,
-        rolls::judge_roll, tokens::create_token, tokens::list_tokens, tokens::revoke_token, tokens::whoami,
+        rolls::judge_roll, disputes::file_dispute, disputes::list_disputes, disputes::get_dispute, disputes::what_if,
+        disputes::rule_on_dispute, tokens::create_token, tokens::list_tokens, tokens::revoke_token, tokens::whoami,
         health::healthz, health::readyz, health::metrics, backup::export_log,
     ),
     modifiers(&BearerAuth),
@@ -69,6 +70,7 @@ and docs/ in the repository.",
         (name = "coalition battles", description = "Coalition battles decided by the Battle Judge (seed 003 §4.2–4.5): strategies with kill and capture attempts, bonuses, involvement in 2v1 and 2v2 battles, resolution, casualties"),
         (name = "campaigns", description = "Coalition campaign rounds: map, armies, turns, orders, adjudication, control, judges and sanctions, votes, mercenaries, new players (seed 003 ch. 1–6)"),
         (name = "events", description = "The event log: streams, $all, live events, verification"),
+        (name = "disputes", description = "Disputes on any stream's events, what-if replays and judges' rulings (docs/API.md \"Disputes\")"),
         (name = "auth", description = "Bearer tokens and roles"),
         (name = "operations", description = "Health, readiness, metrics, backups"),
     )

@@ -63,6 +63,9 @@ pub fn describe_rulesets(document: &mut Value) {
     // The service's own events, on the admins' `tokens` stream.
     add_auth_events(document);
     events.push("AuthEvent".into());
+    // Disputes and rulings, on every stream (herald_domain::dispute).
+    add_dispute_events(document);
+    events.push("DisputeEvent".into());
     // Every event payload is one of the registered rulesets' events or the service's own;
     // `normalize` flattens these unions into one, discriminated by `type`.
     document["components"]["schemas"]["EventView"]["properties"]["data"] =
@@ -105,6 +108,54 @@ fn add_auth_events(document: &mut Value) {
         "discriminator": {"propertyName": "type", "mapping": {
             "auth.TokenIssued": "#/components/schemas/AuthTokenIssued",
             "auth.TokenRevoked": "#/components/schemas/AuthTokenRevoked"
+        }}
+    });
+}
+
+/// `herald.DisputeFiled` and `herald.DisputeRuled` (docs/API.md "Disputes"), as `DisputeEvent`:
+/// every ruleset's streams carry them, handled before the ruleset's own decider.
+fn add_dispute_events(document: &mut Value) {
+    let tag = |name: &str| json!({"type": "string", "enum": [name], "description": "The event's type."});
+    let actor = reference("Actor");
+    let filed = json!({
+        "title": "HeraldDisputeFiled",
+        "type": "object",
+        "description": "A participant disputed an event of this stream.",
+        "required": ["type", "dispute", "version", "claim", "by"],
+        "properties": {
+            "type": tag("herald.DisputeFiled"),
+            "dispute": {"type": "string", "description": "The dispute's id."},
+            "version": {"type": "integer", "format": "int64", "minimum": 0, "description": "The contested event's version."},
+            "claim": {"type": "string", "description": "The claim, in words."},
+            "by": actor.clone()
+        }
+    });
+    let ruled = json!({
+        "title": "HeraldDisputeRuled",
+        "type": "object",
+        "description": "A judge ruled on a dispute; a correction carries the state the stream continues from (hidden from all but judges).",
+        "required": ["type", "dispute", "ruling", "reason", "by"],
+        "properties": {
+            "type": tag("herald.DisputeRuled"),
+            "dispute": {"type": "string", "description": "The dispute."},
+            "ruling": reference("Ruling"),
+            "reason": {"type": "string", "description": "The judge's reasons."},
+            "what_if_hash": {"type": ["string", "null"], "description": "The hash of the what-if a correction rests on."},
+            "change": {"description": "The change that what-if made: `{version, command}`."},
+            "corrected_state": {"description": "The stream's state from here on (a correction; `hidden` to all but judges)."},
+            "carried_from": {"type": ["string", "null"], "description": "The stream and dispute a carried correction came from."},
+            "by": actor
+        }
+    });
+    let schemas = &mut document["components"]["schemas"];
+    schemas["HeraldDisputeFiled"] = filed;
+    schemas["HeraldDisputeRuled"] = ruled;
+    schemas["DisputeEvent"] = json!({
+        "description": "Disputes and rulings, on any stream (docs/API.md \"Disputes\").",
+        "oneOf": [reference("HeraldDisputeFiled"), reference("HeraldDisputeRuled")],
+        "discriminator": {"propertyName": "type", "mapping": {
+            "herald.DisputeFiled": "#/components/schemas/HeraldDisputeFiled",
+            "herald.DisputeRuled": "#/components/schemas/HeraldDisputeRuled"
         }}
     });
 }

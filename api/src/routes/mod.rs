@@ -4,6 +4,7 @@ pub mod backup;
 pub mod battles;
 pub mod campaigns;
 pub mod coalition_battles;
+pub mod disputes;
 pub mod events;
 pub mod health;
 pub mod ids;

@@ -419,6 +419,16 @@ where
             .as_any_mut()
             .downcast_mut::<R::State>()
             .ok_or_else(|| format!("the state is not a {} state", R::ID))?;
+        // Disputes and rulings are every ruleset's (crate::dispute): a correction replaces the
+        // state with the one its what-if reached; a filed dispute or a ruling that stands
+        // changes nothing.
+        if crate::dispute::is_dispute_type(event_type) {
+            let event: crate::dispute::DisputeEvent = serde_json::from_str(data).map_err(|error| error.to_string())?;
+            if let Some(corrected) = crate::dispute::corrected_state(&event) {
+                *state = serde::Deserialize::deserialize(corrected).map_err(|error| error.to_string())?;
+            }
+            return Ok(());
+        }
         let event: R::Event = if schema < EVENT_SCHEMA {
             serde::Deserialize::deserialize(&self.upcast(event_type, schema, data)?)
         } else {
@@ -436,6 +446,12 @@ where
 
     fn decide(&self, state: &dyn AnyState, command: &Value, ctx: &mut Context) -> Result<Vec<Value>, Refusal> {
         let state = typed::<R>(state).ok_or_else(|| Refusal::Malformed(format!("not a {} stream", R::ID)))?;
+        if crate::dispute::is_dispute(command) {
+            let command: crate::dispute::DisputeCommand =
+                decode(command).map_err(|error| Refusal::Malformed(format!("not a dispute command: {error}")))?;
+            let event = crate::dispute::decide(&command, &ctx.actor)?;
+            return Ok(vec![to_value(&event).map_err(Refusal::Malformed)?]);
+        }
         crate::caps::check(R::CAPS, R::CODE_PREFIX, command)?;
         let command: R::Command =
             decode(command).map_err(|error| Refusal::Malformed(format!("not a {} command: {error}", R::ID)))?;
@@ -500,6 +516,10 @@ where
     }
 
     fn redact_event(&self, event: &mut Value, current: &dyn AnyState, viewer: &Viewer) {
+        if crate::dispute::is_dispute(event) {
+            crate::dispute::redact(event, viewer);
+            return;
+        }
         let fallback = R::State::default();
         R::redact_event(event, typed::<R>(current).unwrap_or(&fallback), viewer);
     }

@@ -14,6 +14,7 @@ mod concurrency;
 mod contract;
 mod dice;
 mod disk_full;
+mod disputes;
 mod errors;
 mod events;
 mod examples;

@@ -119,7 +119,17 @@ impl Ruleset for CoalitionCampaign {
             ended: state.victory.is_some(),
             turn: Some(state.turn),
             participants: state.players.iter().map(|player| player.name.clone()).collect(),
-            players: state.players.iter().map(|player| player.name.clone()).collect(),
+            // Whoever controls an army acts in the round, listed as a player or not (seed 003
+            // §5.2: control is by player name).
+            players: {
+                let mut players: Vec<String> = state.players.iter().map(|player| player.name.clone()).collect();
+                for controller in state.armies.values().flat_map(|army| army.controllers.iter()) {
+                    if !players.contains(controller) {
+                        players.push(controller.clone());
+                    }
+                }
+                players
+            },
             winner: state.victory.as_ref().map(|victory| format!("{:?}", victory.team).to_lowercase()),
         }
     }
