@@ -8,6 +8,13 @@
 //! cluster the tests use (`.ci/install-postgres`); without it only sled is measured. That
 //! cluster runs with `fsync=off` unless `HERALD_TEST_POSTGRES_DURABLE=1` is set: set it to
 //! compare durable commits with sled's (which always flushes).
+//!
+//! Beside the PostgreSQL store's 1 writer and 50 writers, `pgbench` (where installed) runs a
+//! custom script on the same cluster, with the same durability, that writes what an append
+//! writes (the `$all` head row locked and moved on, the events, the stream's head, the command,
+//! a notify, in one transaction, all in one pipeline: one round trip), with 1 client and single
+//! events, then 50 clients and 100-event transactions: the database's own rate, which the
+//! store's is printed as a ratio of (issue 29).
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -129,15 +136,77 @@ fn measure(backend: &'static str, stores: &[Arc<dyn EventStore>], second: Option
     Row { backend, one, fifty, two_instances, events, replay, catch_up }
 }
 
+/// The script pgbench runs for each transaction: an append of `:rows` events to the client's
+/// own stream, as the store writes it (`store/src/postgres/writer.rs`), in one pipeline.
+const PGBENCH_SCRIPT: &str = r#"\startpipeline
+BEGIN;
+UPDATE herald_head SET next_position = next_position + :rows;
+INSERT INTO herald_events (position, stream, version, id, event_type, schema, recorded_at, recorded_nanos, actor, command_id, correlation_id, causation_id, rules, data) SELECT h.next_position - :rows + g, 'pgbench-' || :client_id, h.next_position - :rows + g, gen_random_uuid(), 'coalition.UnitMoved', 1, now(), 0, 'player:0192b7e4-7c1a-7d3e-9f00-1c2d3e4f5a6b', NULL, NULL, NULL, 'coalition@1', '{"unit":"u17","from":[3,4],"to":[5,6],"roll":{"dice":"2d6","result":[3,5]}}'::json FROM herald_head h, generate_series(0, :rows - 1) g;
+INSERT INTO herald_streams (stream, version) SELECT 'pgbench-' || :client_id, next_position - 1 FROM herald_head ON CONFLICT (stream) DO UPDATE SET version = EXCLUDED.version;
+INSERT INTO herald_commands (command_id, stream, command, first_version, last_version, first_position) SELECT gen_random_uuid()::text, 'pgbench-' || :client_id, NULL, next_position - :rows, next_position - 1, next_position - :rows FROM herald_head;
+SELECT pg_notify('pgbench', 'x');
+COMMIT;
+\endpipeline
+"#;
+
+/// pgbench's rate in events/s (transactions/s times `rows`) with `clients` clients writing
+/// `rows` events a transaction into the tables of a fresh schema on the test cluster; `None`
+/// without pgbench.
+fn pgbench(clients: usize, rows: u64) -> Option<f64> {
+    let schema = herald_store::conformance::cluster::Schema::fresh()?;
+    // A store connected once creates the schema's tables.
+    drop(schema.connect().expect("the pgbench schema"));
+    let url = schema.url().to_string();
+    let port = url.rsplit_once(':').and_then(|(_, rest)| rest.split('/').next()).expect("the cluster's port");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let script = dir.path().join("append.sql");
+    std::fs::write(&script, PGBENCH_SCRIPT).expect("the pgbench script");
+    let (single, _) = sizes();
+    let length = if single > 1_000 { ["-T", "5"] } else { ["-t", "20"] };
+    let output = std::process::Command::new("pgbench")
+        .args(["-n", "-M", "prepared", "-h", "127.0.0.1", "-p", port, "-U", "herald"])
+        .args(length)
+        .args(["-c", &clients.to_string(), "-j", &clients.min(4).to_string()])
+        .arg("-D")
+        .arg(format!("rows={rows}"))
+        .arg("-f")
+        .arg(&script)
+        .arg("postgres")
+        .env("PGOPTIONS", format!("-c search_path={}", schema.name()))
+        .output();
+    let output = match output {
+        Ok(output) => output,
+        Err(error) => {
+            eprintln!("pgbench not run ({error}): no PostgreSQL baseline");
+            return None;
+        }
+    };
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "pgbench failed: {text}{}", String::from_utf8_lossy(&output.stderr));
+    let tps = text
+        .lines()
+        .find_map(|line| line.strip_prefix("tps = "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|tps| tps.parse::<f64>().ok())
+        .expect("pgbench's tps");
+    Some(tps * rows as f64)
+}
+
 fn main() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let sled: Arc<dyn EventStore> = Arc::new(SledStore::open(dir.path()).expect("open sled"));
     let mut rows = vec![measure("sled", &[sled], None)];
+    let mut baseline = None;
     match herald_store::conformance::postgres_store() {
         Some((store, schema)) => {
             let first: Arc<dyn EventStore> = Arc::new(store);
             let second: Arc<dyn EventStore> = Arc::new(schema.connect().expect("a second store"));
-            rows.push(measure("PostgreSQL", &[first], Some(second)));
+            // pgbench first and after, so a drift of the shared machine shows.
+            let before = (pgbench(1, 1), pgbench(WRITERS, BATCH));
+            let row = measure("PostgreSQL", &[first], Some(second));
+            let after = (pgbench(1, 1), pgbench(WRITERS, BATCH));
+            baseline = Some((row.one, row.fifty, before, after));
+            rows.push(row);
         }
         None => eprintln!("PostgreSQL not installed: sled only"),
     }
@@ -157,6 +226,20 @@ fn main() {
             row.replay,
             row.catch_up,
             row.events
+        );
+    }
+    if let Some((one, fifty, before, after)) = baseline {
+        let show = |store: f64, bench: (Option<f64>, Option<f64>)| match bench {
+            (Some(a), Some(b)) => format!("pgbench {a:.0} and {b:.0} (before and after): {:.2}x", store / a.max(b)),
+            _ => "no pgbench".to_string(),
+        };
+        eprintln!("\n==== the PostgreSQL store vs pgbench writing the same rows on the same cluster (events/s; goal >= 0.8x) ====");
+        eprintln!("1 writer, single events: store {one:.0}, {}", show(one, (before.0, after.0)));
+        eprintln!("50 writers, 100 events an append: store {fifty:.0}, {}", show(fifty, (before.1, after.1)));
+        eprintln!(
+            "round trips a transaction: the store 2 (BEGIN, the $all head lock and the reads; then the inserts, \
+             the head, the notify and COMMIT), pgbench's script 1; a transaction holds one append with one writer, \
+             every append waiting with many"
         );
     }
 }

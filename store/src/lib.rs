@@ -164,6 +164,17 @@ pub trait EventStore: Send + Sync + 'static {
     /// Keep a secret (a sealed seed) outside the readable log, under `key`.
     fn put_secret(&self, key: &str, value: &[u8]) -> Result<(), StoreError>;
 
+    /// Keep a secret like [`EventStore::put_secret`], but durable only as late as the first
+    /// append acknowledged after this call returns (by any caller), not at once: for a secret
+    /// that only appends written after it make meaningful (a stream's sealed seed, sealed just
+    /// before the stream's first event, which commits to it), so that it rides that append's group
+    /// commit instead of a flush and sync of its own. A crash before then loses the secret and,
+    /// with it, everything that could refer to it. Backends without a cheaper way keep it durable
+    /// at once (the default).
+    fn put_secret_before_append(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
+        self.put_secret(key, value)
+    }
+
     /// A secret kept with [`EventStore::put_secret`].
     fn get_secret(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
 

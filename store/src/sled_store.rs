@@ -427,6 +427,26 @@ impl EventStore for SledStore {
         written
     }
 
+    /// Written to sled now; the next group commit's flush (which covers every write sled took
+    /// before it started) and `fdatasync` of the log make it durable, before any append queued
+    /// after this returns is acknowledged.
+    fn put_secret_before_append(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
+        if let Some(failure) = self.shared.failure() {
+            return Err(failure);
+        }
+        let instance = self.shared.instance()?;
+        let written = instance
+            .trees
+            .secrets
+            .insert(key.as_bytes(), value)
+            .map(drop)
+            .map_err(|e| sled_write_failure("writing a secret failed", &e));
+        if let Err(error) = &written {
+            self.shared.fail(error);
+        }
+        written
+    }
+
     fn get_secret(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(self.shared.instance()?.trees.secrets.get(key.as_bytes()).map_err(backend)?.map(|value| value.to_vec()))
     }

@@ -8,11 +8,18 @@
 //! head and answers, while the writer already commits the next batch: the CPU work of one batch
 //! overlaps the disk wait of the previous one.
 //!
+//! The group commit is pipelined: while one flush is in flight the writer keeps committing what
+//! arrives, and the next flush takes all of it. Every request counts itself in [`Asked`] as it is
+//! queued, so that when the flusher starts a flush it waits for the requests already asked of
+//! the writer at that moment (at most one transaction away) instead of leaving them a whole
+//! flush behind. Groups therefore grow with the number of requests waiting, with no fixed
+//! delay: a lone writer's append is the only one asked, and is flushed at once.
+//!
 //! When a write fails (a full disk), the store's `failure` is set: the writer answers every
 //! request with it at once, without planning, and every second tries to reopen the log
 //! ([`super::recover::resume`]) until it succeeds, when writes resume by themselves.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -46,9 +53,23 @@ struct Job {
     reply: Reply,
 }
 
+/// How many requests have been queued for the writer so far (counted before each is queued):
+/// the flusher compares it with the requests it has been handed to know whether a commit it
+/// could still take is under way.
+#[derive(Default)]
+pub(crate) struct Asked(AtomicU64);
+
+impl Asked {
+    /// Requests queued so far.
+    pub(crate) fn so_far(&self) -> u64 {
+        self.0.load(Ordering::Acquire)
+    }
+}
+
 /// The store's end of the writer: a queue and the threads to join on shutdown.
 pub(crate) struct Handle {
     queue: Option<Sender<Job>>,
+    asked: Arc<Asked>,
     threads: Vec<JoinHandle<()>>,
 }
 
@@ -58,9 +79,11 @@ impl Handle {
         let (queue, jobs) = crossbeam_channel::unbounded();
         let (flushes, flush_jobs) = crossbeam_channel::unbounded();
         let flusher_shared = shared.clone();
+        let asked = Arc::new(Asked::default());
+        let flusher_asked = asked.clone();
         let flusher = std::thread::Builder::new()
             .name("herald-store-flusher".into())
-            .spawn(move || flusher::run(flusher_shared, flush_jobs))
+            .spawn(move || flusher::run(flusher_shared, flush_jobs, &flusher_asked))
             .map_err(backend)?;
         let writer = Writer { shared, reopen, flusher: flushes, next: head.map_or(0, |h| h + 1), last_attempt: None };
         // If this spawn fails, `writer` is dropped with it, which closes the flusher's queue.
@@ -68,7 +91,7 @@ impl Handle {
             .name("herald-store-writer".into())
             .spawn(move || writer.run(jobs))
             .map_err(backend)?;
-        Ok(Self { queue: Some(queue), threads: vec![thread, flusher] })
+        Ok(Self { queue: Some(queue), asked, threads: vec![thread, flusher] })
     }
 
     /// Queue an append and wait for its durable result.
@@ -89,6 +112,9 @@ impl Handle {
         crate::validate::append(&request)?;
         let (reply, answer) = oneshot::channel();
         let queue = self.queue.as_ref().ok_or(StoreError::Closed)?;
+        // Counted before it is queued, so the flusher never sees it handed over uncounted. (A
+        // failed send means the writer is gone, and the flusher with it.)
+        self.asked.0.fetch_add(1, Ordering::AcqRel);
         queue.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
         Ok(answer)
     }
@@ -148,7 +174,7 @@ impl Writer {
             match self.shared.failure() {
                 // Refused at once, nothing planned: the failed batches' effects are not
                 // published, so nothing may be judged against them.
-                Some(failure) => batch.into_iter().for_each(|job| drop(job.reply.send(Err(failure.clone())))),
+                Some(failure) => self.refuse(batch, &failure),
                 None => self.commit(batch),
             }
         }
@@ -206,7 +232,7 @@ impl Writer {
     fn commit(&mut self, mut batch: Vec<Job>) {
         let instance = match self.shared.instance().and_then(|instance| self.room().map(|()| instance)) {
             Ok(instance) => instance,
-            Err(error) => return batch.into_iter().for_each(|job| drop(job.reply.send(Err(error.clone())))),
+            Err(error) => return self.refuse(batch, &error),
         };
         let generation = self.shared.generation.load(Ordering::Acquire);
         let mut planner = Planner::new(&instance.trees, self.next);
@@ -229,7 +255,25 @@ impl Writer {
         // Every batch goes through the flusher, even one that wrote nothing: its conflicts and
         // replays were judged against earlier batches, which must be durable before anyone
         // hears of them. The flusher only stops if the store is gone.
-        let _ = self.flusher.send(Flush { replies, outcomes, committed, wrote, next: self.next, generation });
+        let _ =
+            self.flusher.send(Flush { replies, outcomes, committed, wrote, next: self.next, generation, refused: 0 });
+    }
+
+    /// Answer every request of `batch` with `error` at once, and tell the flusher they were
+    /// handled, so that it does not wait for them.
+    fn refuse(&self, batch: Vec<Job>, error: &StoreError) {
+        let refused = batch.len();
+        batch.into_iter().for_each(|job| drop(job.reply.send(Err(error.clone()))));
+        let generation = self.shared.generation.load(Ordering::Acquire);
+        let _ = self.flusher.send(Flush {
+            replies: Vec::new(),
+            outcomes: Vec::new(),
+            committed: Ok(()),
+            wrote: false,
+            next: self.next,
+            generation,
+            refused,
+        });
     }
 
     /// One transaction for the whole batch; its error is shared by every write in it.

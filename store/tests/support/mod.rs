@@ -45,6 +45,11 @@ impl Drop for KillOnDrop {
 /// `deadline`), to streams of their own (exact versions) and, every third append, to a stream
 /// they all share (`Any`, or exact versions retried on conflict when `exact_shared`). Each
 /// acknowledged append is printed as `ACK` lines and a `CMD` line, in one write.
+/// The secret a child seals before its append `command_id`.
+fn secret_key(command_id: &str) -> String {
+    format!("crash-secret:{command_id}")
+}
+
 pub fn append_and_print(
     store: &dyn EventStore,
     tag: &str,
@@ -85,6 +90,11 @@ pub fn append_and_print(
                         })
                         .collect();
                     let command_id = uuid::Uuid::now_v7().to_string();
+                    // A secret the append depends on, as a stream's sealed seed: it must be
+                    // durable once the append is acknowledged (issue 29).
+                    store
+                        .put_secret_before_append(&secret_key(&command_id), command_id.as_bytes())
+                        .expect("child seals a secret");
                     let request = AppendRequest {
                         stream,
                         expected,
@@ -185,6 +195,12 @@ pub fn verify_log(store: &dyn EventStore, acks: &[Ack], commands: &[CommandAck],
         let command = store.stored_command(command_id).expect("read command");
         let command = command.unwrap_or_else(|| panic!("round {round}: acknowledged command {command_id} lost"));
         assert_eq!((&command.stream, command.first_version), (stream, *first_version));
+        let secret = store.get_secret(&secret_key(command_id)).expect("read secret");
+        assert_eq!(
+            secret.as_deref(),
+            Some(command_id.as_bytes()),
+            "round {round}: the secret sealed before acknowledged command {command_id} was lost"
+        );
     }
     all
 }
