@@ -4,6 +4,7 @@
 mod support;
 
 mod auth;
+mod caches;
 mod campaign;
 mod campaign_dice;
 mod coalition_round;
