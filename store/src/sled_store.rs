@@ -66,8 +66,9 @@ pub(crate) struct Failure {
 }
 
 /// The default bound of sled's page cache ([`SledStore::open_configured`]): 64 MiB. sled's own
-/// default, 1 GiB, let a server's memory grow with its traffic for minutes (issue 27); the
-/// pages a command or a read needs are the recent ones, and the rest are in the OS's file cache.
+/// default, 1 GiB, was part of what let a server's memory grow with its traffic (issue 27: the
+/// growth over a minute of the soak load halved at 64 MiB, docs/PERFORMANCE.md); the pages a
+/// command or a read needs are the recent ones, and the rest are in the OS's file cache.
 pub const DEFAULT_CACHE: u64 = 64 * 1024 * 1024;
 
 /// The default [`SledStore::set_reserve`]: 64 MiB.
