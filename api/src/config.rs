@@ -35,6 +35,29 @@ pub struct Settings {
     /// with `507 storage_full` (nothing recorded) so that reads keep working; they resume by
     /// themselves once there is that much free again. `0` writes until the disk is full.
     pub storage_reserve_mb: u64,
+    /// Bounds on what the server keeps in memory besides the read models (`[caches]` in the
+    /// config file; docs/OPERATIONS.md "Memory").
+    pub caches: CacheLimits,
+}
+
+/// How much memory the caches may hold (`[caches]` in the config file). Each only spares work:
+/// what it drops is read or rendered again, and every answer is the same with any size. Their
+/// sizes are in `/metrics` (docs/API.md "Operations").
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CacheLimits {
+    /// MiB of the log's pages sled keeps in memory (`64`; sled's own default was 1024). Also
+    /// `--store-cache-mb`, `HERALD_STORE_CACHE_MB`. Not used with PostgreSQL.
+    pub store_mb: u64,
+    /// MiB of rendered views and pictures kept by stream, version and reader (`64`). Also
+    /// `--view-cache-mb`, `HERALD_VIEW_CACHE_MB`; `0` renders every read afresh.
+    pub views_mb: u64,
+}
+
+impl Default for CacheLimits {
+    fn default() -> Self {
+        Self { store_mb: herald_store::DEFAULT_CACHE >> 20, views_mb: crate::views::DEFAULT_BYTES >> 20 }
+    }
 }
 
 /// Who may read `/metrics` (`metrics` in the config file, `--metrics`, `HERALD_METRICS`).
@@ -97,6 +120,7 @@ impl Default for Settings {
             metrics: MetricsExposure::default(),
             cors_origins: Vec::new(),
             storage_reserve_mb: herald_store::DEFAULT_RESERVE >> 20,
+            caches: CacheLimits::default(),
         }
     }
 }
@@ -107,5 +131,22 @@ impl Settings {
         let text = std::fs::read_to_string(path)
             .map_err(|error| anyhow::anyhow!("cannot read config file {}: {error}", path.display()))?;
         toml::from_str(&text).map_err(|error| anyhow::anyhow!("invalid config file {}: {error}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_example_config_parses_and_names_every_cache_bound() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/herald.example.toml");
+        let settings = Settings::from_file(&path).expect("the example config parses");
+        assert_eq!((settings.caches.store_mb, settings.caches.views_mb), (64, 64));
+        let defaults = CacheLimits::default();
+        assert_eq!((defaults.store_mb, defaults.views_mb), (64, 64), "the example says the defaults");
+        let small: Settings = toml::from_str("[caches]\nstore_mb = 8").expect("a partial table");
+        assert_eq!((small.caches.store_mb, small.caches.views_mb), (8, 64));
+        assert!(toml::from_str::<Settings>("[caches]\nstore = 8").is_err(), "an unknown key is refused");
     }
 }

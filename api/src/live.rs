@@ -91,6 +91,11 @@ impl LiveReaders {
         Ok(LivePermit { readers: self.clone(), client: client.to_string(), number })
     }
 
+    /// The most readers open at once.
+    pub fn limit(&self) -> usize {
+        self.max_total
+    }
+
     /// How many readers are open now.
     pub fn open(&self) -> usize {
         self.open.lock().map_or(0, |open| open.total)

@@ -104,9 +104,16 @@ impl Metrics {
         })
     }
 
-    /// The text exposition format, with the log's and the read models' positions.
-    pub fn render(&self, log: &LogPositions) -> String {
+    /// The text exposition format, with the log's and the read models' positions and what the
+    /// server holds in memory.
+    pub fn render(&self, log: &LogPositions, held: &Held) -> String {
         let mut families = self.registry.gather();
+        // Every labelled series is a set of labels kept for the life of the process.
+        let label_sets: usize = families
+            .iter()
+            .filter(|family| family.get_metric().iter().any(|m| !m.get_label().is_empty()))
+            .map(|family| family.get_metric().len())
+            .sum();
         families.extend(self.process.gather());
         let mut buffer = Vec::new();
         let _ = TextEncoder::new().encode(&families, &mut buffer);
@@ -123,8 +130,84 @@ impl Metrics {
             "Events in the log the read models have not folded yet (0 when caught up).",
             log.events.saturating_sub(log.folded),
         );
+        // What the server holds in memory: each cache's size beside its bound (issue 27, "memory
+        // follows data, not uptime"; docs/OPERATIONS.md "Memory").
+        gauge(
+            "herald_read_model_streams",
+            "Streams the read models know, each with its version (grows with the log's streams).",
+            held.streams,
+        );
+        gauge(
+            "herald_read_model_states",
+            "Folded states the read models hold, one per battle or campaign stream (grows with the log's streams).",
+            held.states,
+        );
+        gauge("herald_view_cache_entries", "Rendered views and pictures kept for the next reader.", held.view_entries);
+        gauge(
+            "herald_view_cache_bytes",
+            "Bytes of rendered views kept (bounded by herald_view_cache_capacity_bytes).",
+            held.view_bytes,
+        );
+        gauge(
+            "herald_view_cache_capacity_bytes",
+            "The bound on herald_view_cache_bytes (caches.views_mb).",
+            held.view_capacity,
+        );
+        if let Some(capacity) = held.store_cache_capacity {
+            gauge(
+                "herald_store_cache_capacity_bytes",
+                "The bound on the log's pages sled keeps in memory (caches.store_mb); sled does not report its current use.",
+                capacity,
+            );
+        }
+        gauge(
+            "herald_token_cache_entries",
+            "Token records kept in memory (every token issued on the host).",
+            held.tokens,
+        );
+        gauge("herald_live_readers", "Live event streams open now.", held.live_readers);
+        gauge(
+            "herald_live_readers_limit",
+            "The most live event streams open at once (live_readers.total).",
+            held.live_readers_limit,
+        );
+        gauge(
+            "herald_stream_lock_stripes",
+            "Locks that serialize decisions on one stream (fixed: streams share them by their name's hash).",
+            held.stream_lock_stripes,
+        );
+        gauge(
+            "herald_metric_label_sets",
+            "Label sets of herald_* metrics (bounded: routes by pattern, rulesets and command types by name).",
+            label_sets as u64,
+        );
         text
     }
+}
+
+/// What the server holds in memory, for [`Metrics::render`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Held {
+    /// Streams the read models know.
+    pub streams: u64,
+    /// Folded states they hold.
+    pub states: u64,
+    /// Rendered views kept.
+    pub view_entries: u64,
+    /// Their bytes.
+    pub view_bytes: u64,
+    /// The bound on their bytes.
+    pub view_capacity: u64,
+    /// The bound of sled's page cache (`None` with PostgreSQL).
+    pub store_cache_capacity: Option<u64>,
+    /// Token records kept.
+    pub tokens: u64,
+    /// Live event streams open.
+    pub live_readers: u64,
+    /// Their limit.
+    pub live_readers_limit: u64,
+    /// Stream lock stripes.
+    pub stream_lock_stripes: u64,
 }
 
 /// Where the log and the read models stand, for [`Metrics::render`].
@@ -161,7 +244,7 @@ mod tests {
     #[test]
     fn the_lag_is_what_the_log_holds_beyond_the_read_models() {
         let metrics = Metrics::new().expect("metrics");
-        let text = metrics.render(&LogPositions { events: 10, folded: 7 });
+        let text = metrics.render(&LogPositions { events: 10, folded: 7 }, &Held::default());
         assert!(text.contains("herald_read_model_lag_events 3\n"), "{text}");
         assert!(text.contains("# TYPE herald_events_total counter\nherald_events_total 10\n"), "{text}");
     }

@@ -41,7 +41,8 @@ impl Application {
         let location = StoreLocation::from_settings(&settings)?;
         let opening = location.clone();
         let reserve = settings.storage_reserve_mb.saturating_mul(1 << 20);
-        let store: Arc<dyn EventStore> = web::block(move || opening.open_reserving(reserve))
+        let store_cache = settings.caches.store_mb.saturating_mul(1 << 20);
+        let store: Arc<dyn EventStore> = web::block(move || opening.open_reserving(reserve, store_cache))
             .await?
             .map_err(|error| anyhow::anyhow!("cannot open the event log {}: {error:#}", location.describe()))?;
         let catalog = Arc::new(Catalog::new());
@@ -64,7 +65,8 @@ impl Application {
                 settings.live_readers.anonymous,
             ),
             metrics_exposure: settings.metrics,
-            views: crate::views::Views::new(crate::views::DEFAULT_BYTES),
+            views: crate::views::Views::new(settings.caches.views_mb.saturating_mul(1 << 20)),
+            store_cache_capacity: matches!(location, StoreLocation::Sled(_)).then_some(store_cache),
         });
         crate::http::check_origins(&settings.cors_origins)?;
         let cors_origins = settings.cors_origins.clone();

@@ -28,6 +28,8 @@ pub struct AppState {
     pub metrics_exposure: crate::config::MetricsExposure,
     /// Rendered current views, by stream, version and reader.
     pub views: crate::views::Views,
+    /// The bound of sled's page cache, in bytes (`None` with PostgreSQL), for `/metrics`.
+    pub store_cache_capacity: Option<u64>,
 }
 
 /// The request id of the current request (client's `X-Request-Id` or a fresh UUIDv7).

@@ -50,11 +50,12 @@ impl StoreLocation {
     }
 
     /// [`Self::open`], a sled log leaving `reserve` bytes free on its disk
-    /// (`SledStore::set_reserve`).
-    pub fn open_reserving(&self, reserve: u64) -> anyhow::Result<Arc<dyn EventStore>> {
+    /// (`SledStore::set_reserve`) and keeping at most `cache` bytes of its pages in memory
+    /// (`SledStore::open_configured`).
+    pub fn open_reserving(&self, reserve: u64, cache: u64) -> anyhow::Result<Arc<dyn EventStore>> {
         let store: Arc<dyn EventStore> = match self {
             Self::Sled(dir) => {
-                let store = SledStore::open(dir)?;
+                let store = SledStore::open_configured(dir, herald_store::Durability::default(), cache)?;
                 store.set_reserve(reserve);
                 Arc::new(store)
             }

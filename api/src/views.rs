@@ -54,6 +54,27 @@ impl Views {
         Self { cache: Cache::with_weighter(items, bytes, ByBytes) }
     }
 
+    /// How many rendered views are kept.
+    pub fn len(&self) -> usize {
+        self.cache.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.cache.is_empty()
+    }
+
+    /// The bytes they hold (the weight the bound applies to: the JSON, the stream's name and
+    /// 64 bytes for the key).
+    pub fn bytes(&self) -> u64 {
+        self.cache.weight()
+    }
+
+    /// The bound on [`Views::bytes`].
+    pub fn capacity(&self) -> u64 {
+        self.cache.capacity()
+    }
+
     /// The view under `key`, rendered by `render` if it is not kept yet.
     pub fn get_or_render<E>(&self, key: ViewKey, render: impl FnOnce() -> Result<Bytes, E>) -> Result<Bytes, E> {
         if let Some(bytes) = self.cache.get(&key) {
@@ -101,6 +122,18 @@ mod tests {
             let key = ViewKey::new("battle-1", version, &Viewer::public(), "view");
             let _ = views.get_or_render::<()>(key, || Ok(Bytes::from(vec![b'x'; 1024])));
         }
-        assert!(views.cache.weight() <= 64 * 1024, "{views:?}");
+        assert!(views.bytes() <= views.capacity() && views.capacity() == 64 * 1024, "{views:?}");
+        assert!(views.len() >= 32, "the cache keeps what fits: {views:?}");
+    }
+
+    #[test]
+    fn a_cache_of_no_bytes_keeps_nothing_and_still_answers() {
+        let views = Views::new(0);
+        for version in 0..10 {
+            let key = ViewKey::new("battle-1", version, &Viewer::public(), "view");
+            let bytes = views.get_or_render::<()>(key, || Ok(Bytes::from(version.to_string())));
+            assert_eq!(bytes, Ok(Bytes::from(version.to_string())));
+        }
+        assert_eq!((views.len(), views.bytes()), (0, 0), "{views:?}");
     }
 }

@@ -180,6 +180,14 @@ impl Catalog {
         self.read().streams.clone()
     }
 
+    /// How many streams the read models know (each with its version), and how many of them
+    /// hold a folded state (a ruleset's streams: battles and campaigns). `/metrics` reports both:
+    /// they grow with the log's streams, not with traffic.
+    pub fn sizes(&self) -> (usize, usize) {
+        let inner = self.read();
+        (inner.streams.len(), inner.entries.len())
+    }
+
     /// Positions of events whose payload could not be decoded (reported by `/readyz`).
     pub fn undecodable(&self) -> Vec<u64> {
         self.read().undecodable.clone()

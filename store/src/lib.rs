@@ -31,7 +31,7 @@ pub mod sled_store;
 
 pub use error::StoreError;
 pub use postgres::{PostgresOptions, PostgresStore};
-pub use sled_store::{Durability, SledStore, DEFAULT_RESERVE};
+pub use sled_store::{Durability, SledStore, DEFAULT_CACHE, DEFAULT_RESERVE};
 pub use types::*;
 
 /// A durable, ordered event log.

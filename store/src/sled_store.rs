@@ -32,6 +32,8 @@ pub struct SledStore {
     syncs: Arc<AtomicU64>,
     /// sled's log file, synced after a secret is written (None: [`Durability::ProcessCrash`]).
     log: Option<PathBuf>,
+    /// sled's page cache bound, in bytes.
+    cache: u64,
 }
 
 /// The sled trees of the layout in [`crate::codec`].
@@ -62,6 +64,12 @@ pub(crate) struct Failure {
     /// the writer stopped at the reserve (sled is whole; writes resume when space returns).
     pub(crate) broken: bool,
 }
+
+/// The default bound of sled's page cache ([`SledStore::open_configured`]): 64 MiB. sled's own
+/// default, 1 GiB, was part of what let a server's memory grow with its traffic (issue 27: the
+/// growth over a minute of the soak load halved at 64 MiB, docs/PERFORMANCE.md); the pages a
+/// command or a read needs are the recent ones, and the rest are in the OS's file cache.
+pub const DEFAULT_CACHE: u64 = 64 * 1024 * 1024;
 
 /// The default [`SledStore::set_reserve`]: 64 MiB.
 pub const DEFAULT_RESERVE: u64 = 64 * 1024 * 1024;
@@ -203,9 +211,16 @@ impl SledStore {
 
     /// Open (or create) a store in `path` with the given durability.
     pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Self, StoreError> {
+        Self::open_configured(path, durability, DEFAULT_CACHE)
+    }
+
+    /// Open (or create) a store in `path` with the given durability, sled keeping at most
+    /// `cache` bytes of the log's pages in memory ([`DEFAULT_CACHE`]; sled's own default is
+    /// 1 GiB). The cache only spares reads of the disk: every answer is the same with any size.
+    pub fn open_configured(path: impl AsRef<Path>, durability: Durability, cache: u64) -> Result<Self, StoreError> {
         let path = path.as_ref();
         let syncs = Arc::new(AtomicU64::new(0));
-        let instance = recover::open_instance(path, durability, &syncs)?;
+        let instance = recover::open_instance(path, durability, cache, &syncs)?;
         // The head is the last key of `events`: a transaction is all or nothing, so whatever
         // recovery kept is complete and (being read back from disk) durable.
         let head = match instance.trees.events.last().map_err(backend)? {
@@ -221,10 +236,15 @@ impl SledStore {
             head: tokio::sync::watch::channel(head).0,
             commits: crate::CommitObservers::default(),
         });
-        let reopen = recover::Reopen { path: path.to_path_buf(), durability, syncs: syncs.clone() };
+        let reopen = recover::Reopen { path: path.to_path_buf(), durability, cache, syncs: syncs.clone() };
         let writer = writer::Handle::spawn(shared.clone(), head, reopen)?;
         let log = (durability == Durability::PowerLoss).then(|| path.join("db"));
-        Ok(Self { shared, writer: Some(writer), syncs, log })
+        Ok(Self { shared, writer: Some(writer), syncs, log, cache })
+    }
+
+    /// The most bytes of the log's pages sled keeps in memory (the bound it was opened with).
+    pub fn cache_capacity(&self) -> u64 {
+        self.cache
     }
 
     /// How many times the store has synced its files to the disk since it was opened (each

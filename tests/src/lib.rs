@@ -57,6 +57,12 @@ pub async fn spawn_app_in(data_dir: &Path) -> TestApp {
     spawn_with_store(data_dir, None, |_| {}).await
 }
 
+/// Start the app on an existing data directory with settings changed by `configure` (a restart
+/// with other settings).
+pub async fn spawn_app_in_with(data_dir: &Path, configure: impl Fn(&mut Settings)) -> TestApp {
+    spawn_with_store(data_dir, None, configure).await
+}
+
 /// Start the app with a fresh temporary data directory and settings changed by `configure`
 /// (`metrics`, limits…).
 pub async fn spawn_app_with(configure: impl Fn(&mut Settings)) -> TestApp {

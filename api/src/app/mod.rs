@@ -193,6 +193,12 @@ impl Service {
         }
     }
 
+    /// How many lock stripes serialize decisions on one stream: fixed, whatever the number of
+    /// streams (a stream takes the stripe its name hashes to).
+    pub fn stream_lock_stripes(&self) -> usize {
+        self.stream_locks.len()
+    }
+
     /// Time every append of a command into `histogram`.
     pub fn timing_appends(mut self, histogram: prometheus::Histogram) -> Self {
         self.append_latency = Some(histogram);

@@ -279,6 +279,13 @@ impl Tokens {
         self.read().values().find(|record| record.id == id).cloned()
     }
 
+    /// How many token records this process keeps in memory: every token issued on the host
+    /// (loaded at start, or looked up once when another instance issued it), revoked ones
+    /// included; a presented token the store does not know is not kept.
+    pub fn cached(&self) -> usize {
+        self.read().len()
+    }
+
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, TokenRecord>> {
         self.by_hash.read().unwrap_or_else(|poisoned| poisoned.into_inner())
     }

@@ -165,6 +165,12 @@ pub struct ServeArgs {
     /// MiB the sled log leaves free on its disk; below it writes answer 507 [default: 64].
     #[arg(long, env = "HERALD_STORAGE_RESERVE_MB")]
     pub storage_reserve_mb: Option<u64>,
+    /// MiB of the log's pages sled keeps in memory [default: 64].
+    #[arg(long, env = "HERALD_STORE_CACHE_MB")]
+    pub store_cache_mb: Option<u64>,
+    /// MiB of rendered views kept for the next reader [default: 64].
+    #[arg(long, env = "HERALD_VIEW_CACHE_MB")]
+    pub view_cache_mb: Option<u64>,
 }
 
 impl ServeArgs {
@@ -194,6 +200,12 @@ impl ServeArgs {
         }
         if let Some(reserve) = self.storage_reserve_mb {
             settings.storage_reserve_mb = reserve;
+        }
+        if let Some(store) = self.store_cache_mb {
+            settings.caches.store_mb = store;
+        }
+        if let Some(views) = self.view_cache_mb {
+            settings.caches.views_mb = views;
         }
         Ok(settings)
     }

@@ -158,6 +158,19 @@ pub async fn metrics(
     let reader = state.clone();
     let head = blocking(move || Ok(reader.store.head_position()?)).await?;
     let folded = state.service.catalog().folded();
-    let text = state.metrics.render(&crate::metrics::LogPositions { events: head.map_or(0, |h| h + 1), folded });
+    let (streams, states) = state.service.catalog().sizes();
+    let held = crate::metrics::Held {
+        streams: streams as u64,
+        states: states as u64,
+        view_entries: state.views.len() as u64,
+        view_bytes: state.views.bytes(),
+        view_capacity: state.views.capacity(),
+        store_cache_capacity: state.store_cache_capacity,
+        tokens: state.tokens.cached() as u64,
+        live_readers: state.live.open() as u64,
+        live_readers_limit: state.live.limit() as u64,
+        stream_lock_stripes: state.service.stream_lock_stripes() as u64,
+    };
+    let text = state.metrics.render(&crate::metrics::LogPositions { events: head.map_or(0, |h| h + 1), folded }, &held);
     Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(text))
 }

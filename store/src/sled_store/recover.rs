@@ -33,6 +33,8 @@ const READERS_GRACE: Duration = Duration::from_secs(5);
 pub(crate) struct Reopen {
     pub(crate) path: PathBuf,
     pub(crate) durability: Durability,
+    /// sled's page cache, in bytes ([`super::SledStore::open_configured`]).
+    pub(crate) cache: u64,
     pub(crate) syncs: Arc<AtomicU64>,
 }
 
@@ -40,10 +42,11 @@ pub(crate) struct Reopen {
 pub(crate) fn open_instance(
     path: &Path,
     durability: Durability,
+    cache: u64,
     syncs: &Arc<AtomicU64>,
 ) -> Result<Instance, StoreError> {
     remove_unfinished_snapshots(path)?;
-    let db = sled::Config::new().path(path).open().map_err(|error| match &error {
+    let db = sled::Config::new().path(path).cache_capacity(cache).open().map_err(|error| match &error {
         // sled locks its directory with a file lock: another process has it open. sled 0.34
         // reports it as an `Other` I/O error naming the lock (the OS's WouldBlock inside).
         sled::Error::Io(io)
@@ -137,7 +140,7 @@ pub(crate) fn resume(shared: &Shared, reopen: &Reopen) -> Result<u64, StoreError
     drop(old);
     // Nothing is published while writes fail, so this is stable now.
     let visible = shared.visible.load(Ordering::Acquire);
-    let instance = open_instance(&reopen.path, reopen.durability, &reopen.syncs)?;
+    let instance = open_instance(&reopen.path, reopen.durability, reopen.cache, &reopen.syncs)?;
     truncate(&instance, visible)?;
     let mut slot = shared.instance.write().unwrap_or_else(PoisonError::into_inner);
     // Batches still queued for the flusher belong to the old database: never published.

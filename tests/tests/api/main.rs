@@ -6,6 +6,7 @@ mod support;
 mod actors;
 mod auth;
 mod backup_under_load;
+mod caches;
 mod campaign;
 mod campaign_dice;
 mod coalition_round;

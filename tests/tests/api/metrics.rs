@@ -73,6 +73,29 @@ async fn metrics_count_requests_and_commands_and_readiness_reports_the_projectio
     for process in ["process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds"] {
         assert!(text.lines().any(|l| l.starts_with(process)), "{process}: {text}");
     }
+    // What the server holds in memory, each beside its bound (docs/OPERATIONS.md "Memory").
+    let value = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{name}: {text}"))
+    };
+    assert_eq!(value("herald_read_model_streams"), 2, "the tokens stream and the battle: {text}");
+    assert_eq!(value("herald_read_model_states"), 1, "the battle's state: {text}");
+    assert_eq!(value("herald_view_cache_entries"), 0, "no view was read yet: {text}");
+    assert_eq!(value("herald_view_cache_bytes"), 0, "{text}");
+    assert_eq!(value("herald_view_cache_capacity_bytes"), 64 << 20, "{text}");
+    assert_eq!(value("herald_store_cache_capacity_bytes"), 64 << 20, "{text}");
+    assert_eq!(value("herald_token_cache_entries"), 5, "the admin's and the cast's four: {text}");
+    assert_eq!(value("herald_live_readers"), 0, "{text}");
+    assert_eq!(value("herald_live_readers_limit"), 512, "{text}");
+    assert_eq!(value("herald_stream_lock_stripes"), 64, "{text}");
+    let label_sets = value("herald_metric_label_sets");
+    assert!(label_sets >= 8, "every request, latency and command series counted: {label_sets}: {text}");
+    app.request("GET", &battle.path(), None, None).await;
+    let after = app.request("GET", "/metrics", None, None).await;
+    let after = after.body.as_str().expect("text");
+    assert!(after.contains("herald_view_cache_entries 1\n"), "the view read is kept: {after}");
 
     let ready = app.request("GET", "/readyz", None, None).await;
     assert_eq!(ready.status, 200, "{:#}", ready.body);
