@@ -1,5 +1,5 @@
 //! Disputes and rulings: the records every stream, of whichever ruleset, can carry
-//! (issue 28; docs/adr/0005-disputes-and-corrections.md).
+//! (issue 28; docs/adr/0004-disputes-and-corrections.md).
 //!
 //! A participant disputes one event with a claim in words (`herald.DisputeFiled`); a judge rules
 //! that it `stands` or that it is `corrected` (`herald.DisputeRuled`). A correction carries the

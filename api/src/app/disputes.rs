@@ -1,5 +1,5 @@
 //! Disputes, what-ifs and rulings on any stream (issue 28; docs/API.md "Disputes",
-//! docs/adr/0005-disputes-and-corrections.md). Blocking: call from a blocking thread.
+//! docs/adr/0004-disputes-and-corrections.md). Blocking: call from a blocking thread.
 //!
 //! A dispute is an event on the disputed stream itself (`herald.DisputeFiled`), so every reader
 //! of the stream sees it in the stream's own order, and its ruling likewise
@@ -445,7 +445,7 @@ pub fn carry(
     Ok(())
 }
 
-/// Carry a coalition battle's correction (docs/adr/0005-disputes-and-corrections.md) to the
+/// Carry a coalition battle's correction (docs/adr/0004-disputes-and-corrections.md) to the
 /// campaign that applied its result: the adjudication that took the battle's result is run again
 /// as a what-if with the corrected result in its place, and the campaign is corrected to where
 /// that leads. A campaign that has not applied the result yet needs nothing: its next

@@ -10,7 +10,7 @@
 
 use serde_json::{json, Value};
 
-/// The operations that take a bearer token optionally (`auth::MaybeAuthenticated`): answered
+/// The operations that take a bearer token optionally (`auth::request::MaybeAuthenticated`): answered
 /// without one, a token changes what they show, and a token presented that the server does not
 /// know (or revoked, or expired) is refused with 401 like on the routes that need one.
 const OPTIONAL_TOKEN: &[&str] = &[
