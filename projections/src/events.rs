@@ -151,8 +151,10 @@ pub struct ActorView {
     /// The actor id as recorded, the same as the envelope's `actor`.
     pub id: String,
     /// The role: `player`, `judge`, `admin`, `observer`, or `system` for the service itself.
-    /// Absent when the token is unknown.
+    /// Absent when the token is unknown. Inline, because the document's `Role` component is a
+    /// token's role, which is never `system`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(inline)]
     pub role: Option<Role>,
     /// For players: the player name the token acts as (public).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -477,3 +477,64 @@ async fn a_campaign_battle_corrected_after_its_result_was_applied_carries_the_co
     }
     app.stop().await;
 }
+
+/// The done-means of issue 28 asks for a corrected bonus that changes the winner. Which bonus does
+/// depends on the battle's own dice (its stream id is mixed into the key), so the test looks for
+/// one: on each fresh battle the judge what-ifs side a's bonus at every value of seed 003 §4.2.1's
+/// 0–10 scale (but the recorded 7) until the winner is not the recorded one, then rules that what-if `corrected`. The
+/// battle's winner and casualties become the what-if's, and verify stays `verified`. With 10
+/// bonuses a battle over 40 battles, not finding one would mean the bonus never decides a battle.
+#[tokio::test]
+async fn a_corrected_bonus_that_changes_the_winner_changes_the_battles_winner_and_casualties() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let mut found = None;
+    'battles: for _ in 0..40 {
+        let (battle, events) = resolved_battle(&app, &cast).await;
+        let contested = bonus_version(&events, "a");
+        let recorded = app.request("GET", &battle.path(), Some(&cast.judge), None).await;
+        assert_eq!(recorded.status, 200, "{:#}", recorded.body);
+        // 7 is the recorded bonus: nothing to change.
+        for bonus in (0..=10).filter(|bonus| *bonus != 7) {
+            let command = json!({"type": "assign_strategy_bonus", "side": "a", "bonus": bonus, "note": "terrain"});
+            let change = json!({"version": contested, "command": command});
+            let what_if = post(&app, &what_if_path(&battle.stream), Some(&cast.judge), change.clone()).await;
+            assert_eq!(what_if.status, 200, "{:#}", what_if.body);
+            if what_if.body["what_if"]["view"]["winner"] != recorded.body["winner"] {
+                found = Some((battle, contested, recorded.body, what_if.body, change));
+                break 'battles;
+            }
+        }
+    }
+    let (battle, contested, recorded, report, change) =
+        found.expect("in 40 battles no strategy bonus of side a changed the winner (seed 003 §4.2.1)");
+    assert_eq!(report["recorded"]["view"]["winner"], recorded["winner"]);
+    assert_ne!(report["what_if"]["view"]["sides"], recorded["sides"], "the casualties differ with the winner");
+
+    let filed = post(
+        &app,
+        &disputes_path(&battle.stream),
+        Some(&cast.alice),
+        json!({"version": contested, "claim": "My strategy was rated wrongly."}),
+    )
+    .await;
+    assert_eq!(filed.status, 201, "{:#}", filed.body);
+    let id = filed.body["id"].as_str().expect("id").to_string();
+    let hash = report["hash"].as_str().expect("hash");
+    let ruled = post(
+        &app,
+        &format!("{}/{id}/ruling", disputes_path(&battle.stream)),
+        Some(&cast.judge),
+        json!({"ruling": "corrected", "reason": "re-rated", "what_if": change, "what_if_hash": hash}),
+    )
+    .await;
+    assert_eq!(ruled.status, 200, "{:#}", ruled.body);
+    let after = app.request("GET", &battle.path(), Some(&cast.judge), None).await;
+    assert_ne!(after.body["winner"], recorded["winner"], "the ruling changed the winner");
+    assert_eq!(after.body["winner"], report["what_if"]["view"]["winner"]);
+    assert_eq!(after.body["sides"], report["what_if"]["view"]["sides"]);
+    let verify = app.request("GET", &format!("/v1/streams/{}/verify", battle.stream), None, None).await;
+    assert_eq!(verify.body["result"], "verified", "{:#}", verify.body);
+    assert_eq!(verify.body["rulings"][0]["what_if_hash"], hash);
+    app.stop().await;
+}
