@@ -51,6 +51,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(routes::coalition_battles::resolve_battle)
                 .service(routes::coalition_battles::override_casualties)
                 .service(routes::coalition_battles::assign_involvement)
+                .service(routes::battles::get_sheet)
                 .service(routes::battles::get_picture)
                 .service(routes::campaigns::create_campaign)
                 .service(routes::campaigns::list_campaigns)

@@ -56,6 +56,14 @@ export async function getAll(path, options) {
   return items;
 }
 
+/** One page of a paged list and the `Link: rel="next"` target, if there is a next page. */
+export async function getPage(path, options) {
+  const response = await request(path, 'application/json', options);
+  const items = await response.json();
+  const next = /<([^>]*)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1] ?? null;
+  return { items, next };
+}
+
 /** POST a JSON body and read the JSON answer (a what-if: it writes nothing). */
 export async function postJSON(path, body) {
   const response = await fetch(path, {

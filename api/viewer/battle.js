@@ -12,6 +12,7 @@ import { verifyEvents } from './dice/verify.js';
 import { follow } from './live.js';
 import { headPosition } from './home.js';
 import { setParams } from './route.js';
+import { sheetView, namesIn } from './sheet.js';
 
 export async function mount(main, id, params) {
   const stream = id.startsWith('battle-') ? id : `battle-${id}`;
@@ -35,10 +36,11 @@ export async function mount(main, id, params) {
   const heading = h('h1', {}, line?.participants?.join(' vs ') || stream);
   const status = h('p', { class: 'status' });
   const live = h('span', { class: 'live', title: 'follows the live event feed' }, '● live');
-  const picture = h('div', { class: 'picture' });
+  const picture = h('div', { class: 'picture', tabindex: 0, role: 'region', 'aria-label': 'the picture at this step' });
+  const sheetPanel = h('section', { class: 'sheet' });
   const eventPanel = h('section', { class: 'event' });
-  const dicePanel = h('section', { class: 'dice-panel' });
-  const statePanel = h('section', { class: 'state' });
+  const dicePanel = h('section', { class: 'dice-panel', tabindex: 0, 'aria-label': 'dice, checked in this browser' });
+  const statePanel = h('section', { class: 'state', tabindex: 0, 'aria-label': 'the battle at this step' });
   const eventList = h('section', { class: 'event-list' });
   const disputePanel = h('section', { class: 'disputes' });
   const whatIfPanel = h('section', { class: 'what-if' });
@@ -79,14 +81,29 @@ export async function mount(main, id, params) {
     renderEvent(event);
     highlightList(version);
     try {
-      const [view, picture_] = await Promise.all([
+      const [view, picture_, sheet] = await Promise.all([
         getJSON(`/v1/battles/${battleId}?at=${version}`),
         ruleset?.picture ? getText(`/v1/battles/${battleId}/${ruleset.picture}?at=${version}`) : Promise.resolve(null),
+        // Rulesets that keep no sheets answer 404: the raw view below is then all there is.
+        getJSON(`/v1/battles/${battleId}/sheet?at=${version}`).catch(() => null),
       ]);
       if (ticket !== requested) return;
-      fill(statePanel, h('h2', {}, 'The battle at this step'), value(view, drawCheck));
-      if (picture_) fill(picture, svg(picture_));
-      else fill(picture);
+      // What the step's event names (models, characters, armies) is marked on the sheets and
+      // the picture: the last action, highlighted.
+      const named = event ? namesIn(event.data) : new Set();
+      fill(statePanel, h('h2', {}, 'The battle at this step'),
+        h('details', { class: 'raw' }, h('summary', {}, 'Everything the view holds'), value(view, drawCheck),
+          h('details', {}, h('summary', {}, 'As JSON'), h('pre', { class: 'json', tabindex: 0 }, JSON.stringify(view, null, 2)))));
+      if (sheet) {
+        fill(sheetPanel, h('h2', { id: 'sheet-heading' }, `Sheets: ${sheet.kind}`),
+          h('p', { class: 'muted' }, 'Letters mark the sides; ◆ marks what this step\'s event names.'),
+          sheetView(sheet, named));
+      } else fill(sheetPanel);
+      if (picture_) {
+        const drawing = svg(picture_);
+        markActed(drawing, named);
+        fill(picture, drawing);
+      } else fill(picture);
     } catch (error) {
       if (ticket === requested) fill(statePanel, problem(error));
     }
@@ -147,7 +164,7 @@ export async function mount(main, id, params) {
       sealed: `${report.draws.length} dice recorded; the seed is still sealed, so none can be checked yet (it is revealed when the battle ends).`,
       'no-dice': 'No dice drawn yet.',
     }[report.status];
-    const seedInput = h('input', { type: 'text', placeholder: 'a judge may paste the sealed seed (64 hex digits)', value: suppliedSeed, class: 'seed', spellcheck: 'false' });
+    const seedInput = h('input', { type: 'text', placeholder: 'a judge may paste the sealed seed (64 hex digits)', value: suppliedSeed, class: 'seed', spellcheck: 'false', 'aria-label': 'the sealed seed, 64 hex digits' });
     const fileInput = h('input', { type: 'file', accept: 'application/json,.json', class: 'file' });
     fileInput.addEventListener('change', async () => {
       const file = fileInput.files?.[0];
@@ -172,17 +189,19 @@ export async function mount(main, id, params) {
         h('dt', {}, 'contributions'), h('dd', {}, report.contributions.length ? report.contributions.join(', ') : 'none'),
         h('dt', {}, 'effective seed'), h('dd', {}, h('code', {}, report.effectiveSeed ?? '—'),
           report.effectiveSeedMatches === true ? ' ✓ as published' : report.effectiveSeedMatches === false ? ' ✗ differs from the published one' : '')) : null,
-      report.draws.length ? h('table', { class: 'data draws-table' },
-        h('thead', {}, h('tr', {}, ['', 'version', 'die', 'word', 'recorded', 'computed', 'purpose'].map((t) => h('th', {}, t)))),
+      report.draws.length ? h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'every die' }, h('table', { class: 'data draws-table' },
+        h('thead', {}, h('tr', {}, ['check', 'version', 'die', 'word', 'recorded', 'computed', 'purpose'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, report.draws.map((d, i) => h('tr', {
           class: [d.verified === false ? 'mismatch' : d.verified ? 'verified' : 'unchecked', i === report.firstMismatch ? 'first-mismatch' : ''].join(' '),
           dataset: { version: d.version, verified: d.verified === null ? 'unchecked' : String(d.verified) },
+          tabindex: 0,
           onclick: () => { scrubber.stop(); scrubber.set(d.version); },
+          onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); scrubber.stop(); scrubber.set(d.version); } },
         },
         h('td', { class: 'mark' }, d.verified === true ? '✓' : d.verified === false ? '✗' : '·'),
         h('td', {}, String(d.version)), h('td', {}, `d${d.sides}`), h('td', {}, String(d.word)),
         h('td', {}, String(d.value)), h('td', {}, d.computed === null ? '—' : String(d.computed)),
-        h('td', {}, d.purpose))))) : null,
+        h('td', {}, d.purpose)))))) : null,
       h('details', {}, h('summary', {}, 'Check with a seed, or a saved copy of the events'),
         h('form', { class: 'inline', onsubmit: (e) => { e.preventDefault(); suppliedSeed = seedInput.value.trim(); refresh(); } },
           seedInput, h('button', { type: 'submit' }, 'Check')),
@@ -240,7 +259,7 @@ export async function mount(main, id, params) {
   fill(main,
     h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All campaigns and battles'), ' › battle'),
     heading, status, scrubber.element,
-    h('div', { class: 'battle-grid' }, h('div', { class: 'stage' }, picture, eventPanel), h('div', { class: 'side' }, dicePanel, statePanel)),
+    h('div', { class: 'battle-grid' }, h('div', { class: 'stage' }, picture, eventPanel, sheetPanel), h('div', { class: 'side' }, dicePanel, statePanel)),
     disputePanel, eventList);
   refresh();
   show(scrubber.value);
@@ -261,6 +280,17 @@ export async function mount(main, id, params) {
     }, 200);
   }, (state) => live.classList.toggle('off', state !== 'live'));
   return () => { scrubber.stop(); stopLive(); };
+}
+
+/**
+ * Mark in a picture the things an event names: every element whose `data-model`, `data-mini`,
+ * `data-figure` or `data-army` is one of `named` gets the class `acted` (drawn bold, outlined).
+ */
+export function markActed(drawing, named) {
+  for (const element of drawing.querySelectorAll('[data-model], [data-mini], [data-figure], [data-army]')) {
+    const name = element.dataset.model ?? element.dataset.mini ?? element.dataset.figure ?? element.dataset.army;
+    if (named.has(name)) element.classList.add('acted');
+  }
 }
 
 /** `?at=` as a version within the stream, the latest when absent. */

@@ -56,11 +56,11 @@ export async function mount(main, id, params) {
   const heading = h('h1', {}, 'Campaign');
   const status = h('p', { class: 'status' });
   const live = h('span', { class: 'live' }, '● live');
-  const mapBox = h('div', { class: 'map' });
+  const mapBox = h('div', { class: 'map', tabindex: 0, role: 'region', 'aria-label': 'the campaign map' });
   const eventLine = h('div', { class: 'event-line' });
   const armyPanel = h('section', { class: 'army-panel' }, h('h2', {}, 'Army'), h('p', { class: 'muted' }, 'Click an army on the map.'));
   const reportPanel = h('section', { class: 'report-panel' });
-  const dicePanel = h('section', { class: 'dice-panel' });
+  const dicePanel = h('section', { class: 'dice-panel', tabindex: 0, 'aria-label': 'dice, checked in this browser' });
   let requested = 0;
 
   const scrubber = timeline({
@@ -126,7 +126,7 @@ export async function mount(main, id, params) {
       const text = await reportOf(last.data.turn);
       fill(reportPanel, h('h2', {}, `Turn ${last.data.turn}: the Movement Judge's report`),
         h('p', { class: 'muted' }, `adjudicated at version ${last.version}, ${when(last.recorded_at)}`),
-        h('pre', { class: 'report' }, text));
+        h('pre', { class: 'report', tabindex: 0 }, text));
     } catch (error) {
       fill(reportPanel, h('h2', {}, 'Turn report'), problem(error));
     }

@@ -43,6 +43,15 @@ export function when(text) {
   return Number.isNaN(date.getTime()) ? String(text) : date.toLocaleString();
 }
 
+/** A date for people, in a `<time>` element carrying the exact instant (`—` when unknown). */
+export function date(text) {
+  if (!text) return h('span', { class: 'muted' }, '—');
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime())) return String(text);
+  const shown = at.toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return h('time', { datetime: at.toISOString(), title: at.toISOString() }, shown);
+}
+
 /** Whether a value is a recorded draw. */
 export const isDraw = (v) => v && typeof v === 'object' && 'word' in v && 'sides' in v && 'value' in v;
 

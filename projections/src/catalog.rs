@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
+use chrono::{DateTime, Utc};
 use herald_domain::{registry, AnyRuleset, AnyState, StreamKind};
 use herald_store::{EventRef, EventStore, StoreError};
 
@@ -26,6 +27,11 @@ pub struct Entry {
     pub state: Arc<dyn AnyState>,
     /// The stream version of the last event folded.
     pub version: u64,
+    /// When its first event was recorded (what listings show as the day it was opened); `None`
+    /// only for an entry restored from a snapshot written before the catalog kept it.
+    pub created_at: Option<DateTime<Utc>>,
+    /// When its last folded event was recorded.
+    pub last_event_at: Option<DateTime<Utc>>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -227,7 +233,13 @@ impl Inner {
             _ => return self.report(event, "an event of no registered ruleset of its stream's kind"),
         };
         if !self.entries.contains_key(event.stream) {
-            let fresh = Entry { ruleset, state: ruleset.new_state(), version: 0 };
+            let fresh = Entry {
+                ruleset,
+                state: ruleset.new_state(),
+                version: 0,
+                created_at: Some(event.recorded_at),
+                last_event_at: None,
+            };
             self.entries.insert(event.stream.to_string(), fresh);
         }
         let Some(entry) = self.entries.get_mut(event.stream) else { return };
@@ -242,7 +254,13 @@ impl Inner {
             None => Err("the state is shared".into()),
         };
         match folded {
-            Ok(()) => entry.version = event.version,
+            Ok(()) => {
+                entry.version = event.version;
+                entry.last_event_at = Some(event.recorded_at);
+                if event.version == 0 {
+                    entry.created_at = Some(event.recorded_at);
+                }
+            }
             Err(error) => {
                 // A stream whose first event does not decode holds nothing yet.
                 if entry.version == 0 && event.version == 0 {

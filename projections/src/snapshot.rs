@@ -28,6 +28,12 @@ pub struct SavedEntry {
     pub version: u64,
     /// The ruleset's state as JSON.
     pub state: Box<RawValue>,
+    /// When its first event was recorded (absent in snapshots written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// When its last folded event was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_event_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// The read models, saved.
@@ -92,7 +98,14 @@ impl Catalog {
                 return Err(not_round_trip("it reads back as another state".into()));
             }
             let state = RawValue::from_string(json).map_err(|error| not_round_trip(error.to_string()))?;
-            saved.push(SavedEntry { rules: entry.ruleset.rules().to_string(), version: entry.version, state, stream });
+            saved.push(SavedEntry {
+                rules: entry.ruleset.rules().to_string(),
+                version: entry.version,
+                state,
+                stream,
+                created_at: entry.created_at,
+                last_event_at: entry.last_event_at,
+            });
         }
         Ok(Snapshot { checkpoint, streams, undecodable, entries: saved })
     }
@@ -107,7 +120,16 @@ impl Catalog {
             let state = ruleset
                 .load_state(saved.state.get())
                 .map_err(|why| SnapshotError::Undecodable { stream: saved.stream.clone(), why })?;
-            entries.insert(saved.stream, Entry { ruleset, state: Arc::clone(&state), version: saved.version });
+            entries.insert(
+                saved.stream,
+                Entry {
+                    ruleset,
+                    state: Arc::clone(&state),
+                    version: saved.version,
+                    created_at: saved.created_at,
+                    last_event_at: saved.last_event_at,
+                },
+            );
         }
         let mut inner = self.write();
         if inner.checkpoint.is_some() || !inner.entries.is_empty() {

@@ -4,7 +4,11 @@
 // verification reports every die verified — and a mismatch, first one highlighted, when a die
 // is tampered on its way to the page — that sealed strategies show only to a judge, that pages
 // follow the live feed, and that no two labels of the server's pictures overlap as rendered.
-// Screenshots are kept under target/viewer-screenshots/.
+// Finding things on the first page (filters, search, paging by `Link`), every ruleset's sheets,
+// the last action marked, axe-core (pinned in package-lock.json) on every page type with no
+// serious or critical violation, the timeline and sheets by keyboard alone, and every page type
+// at a phone's 390 px without sideways scrolling (issue 31). Screenshots are kept under
+// target/viewer-screenshots/.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -83,12 +87,66 @@ async function overlappingLabels(page, selector) {
   }, selector);
 }
 
-test('the first page lists every campaign and every battle, of every ruleset', async () => {
+test('the first page lists every campaign with its dates, players and battles, and every battle of every ruleset', async () => {
   const page = await open('');
   await page.locator('a.campaign-link', { hasText: 'Round 1' }).waitFor();
-  assert.equal(await page.locator('a.battle-link').count(), 3);
-  assert.equal(await page.locator('tr[data-ruleset="warmachine"]').count(), 1);
+  const rows = page.locator('table.battles-table > tbody > tr');
+  assert.equal(await rows.count(), 6);
+  for (const ruleset of ['coalition', 'warmachine', 'zone-rpg', 'swift-swords', 'percentile-skirmish']) {
+    assert.ok(await page.locator(`tr[data-ruleset="${ruleset}"]`).count() >= 1, ruleset);
+  }
+  // A round: its turn, players, dates, and the battle its adjudication opened under it.
+  const round = page.locator('li.round', { hasText: 'Round 1' });
+  assert.match(await round.locator('.facts').textContent(), /turn 2 .*players alice, bob .*set up .*last move/);
+  assert.equal(await round.locator('.facts time').count(), 2);
+  assert.equal(await round.locator('ul.round-battles a.battle-link').getAttribute('href'), `#/battles/${data.campaignBattle}`);
+  // A battle: its rules, a date, its players and a short id — never a bare token.
+  const wm = page.locator('tr[data-ruleset="warmachine"]');
+  assert.match(await wm.textContent(), /Warmachine|warmachine/);
+  assert.equal(await wm.locator('td time').count(), 1);
+  assert.match(await wm.locator('td').nth(4).textContent(), /alice, bob/);
+  assert.equal(await wm.locator('td.short-id').textContent(), data.warmachine.slice(0, 8));
   await shot(page, '01-home.png');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the first page filters by ruleset, status, player and campaign, searches by name, and pages by Link', async () => {
+  const page = await open('#/?limit=2');
+  await page.locator('a.campaign-link', { hasText: 'Round 1' }).waitFor();
+  const rows = page.locator('table.battles-table > tbody > tr');
+  // Two a page: "More battles" follows the list's Link header until the last page.
+  assert.equal(await rows.count(), 2);
+  for (let expected = 4; expected <= 6; expected += 2) {
+    await page.getByRole('button', { name: 'More battles' }).click();
+    await page.waitForFunction((n) => document.querySelectorAll('table.battles-table > tbody > tr').length === n, expected);
+  }
+  assert.equal(await page.getByRole('button', { name: 'More battles' }).count(), 0, 'no next page after the last');
+  const filter = async (name, value, count) => {
+    await page.locator(`form.find select[name="${name}"]`).selectOption(value);
+    await page.waitForFunction(([n]) => document.querySelectorAll('table.battles-table > tbody > tr').length === n
+      || (n === 0 && document.querySelector('.battles p.muted')), [count]);
+  };
+  await page.goto(`${herald.base}/#/`);
+  await page.locator('table.battles-table > tbody > tr').nth(5).waitFor();
+  await filter('ruleset', 'zone-rpg', 1);
+  assert.match(await rows.first().textContent(), /Zone|zone/);
+  await filter('ruleset', '', 6);
+  await filter('status', 'over', 1);
+  assert.equal(await rows.first().getAttribute('data-ruleset'), 'coalition', 'only the campaign battle is resolved');
+  await filter('status', '', 6);
+  await filter('campaign', data.campaign, 1);
+  await filter('campaign', '', 6);
+  await filter('player', 'bob', 5);
+  assert.match(page.url(), /player=bob/, 'a filtered list is a link');
+  await filter('player', '', 6);
+  await page.locator('form.find input[name="q"]').fill('weatherlight');
+  await page.waitForFunction(() => document.querySelectorAll('table.battles-table > tbody > tr').length === 1);
+  assert.match(await rows.first().textContent(), /Weatherlight vs Rathi Fleet/);
+  await page.locator('form.find input[name="q"]').fill(data.zoneRpg.slice(0, 8));
+  await page.waitForFunction(() => document.querySelectorAll('table.battles-table > tbody > tr').length === 1);
+  assert.equal(await rows.first().getAttribute('data-ruleset'), 'zone-rpg', 'a short id finds its battle');
+  await shot(page, '01b-home-search.png');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -323,6 +381,7 @@ test('sealed strategies show as sealed to the public and in full to a judge', as
   await page.locator('#token-form button').click();
   await page.locator('#whoami', { hasText: 'judge' }).waitFor();
   await page.locator('.event', { hasText: 'Ram the flagship' }).waitFor();
+  await page.locator('.state details.raw > summary').click();
   await page.locator('.state', { hasText: 'Board them from the clouds' }).waitFor();
   await shot(page, '08-sealed-judge-view.png');
   await page.locator('#token').fill('');
@@ -395,4 +454,189 @@ test("a battle's disputes are listed, the disputed event marked, and the ruling'
   await shot(page, '10-dispute.png');
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+/** Open a battle at its latest step and wait for its sheets. */
+async function battleWithSheets(id) {
+  const page = await open(`#/battles/${id}`);
+  await page.locator('.sheet .sheets').waitFor();
+  return page;
+}
+
+test("every ruleset's battle reads as its players' sheets, the raw view one click away", async () => {
+  const expect = [
+    // [battle, kind, a card, what its card shows]
+    [data.campaignBattle, 'army roster', 'Sai Rei', /Kris Mage/],
+    [data.warmachine, 'model cards', 'red-jack', /DEF\s*12.*ARM\s*18/s],
+    [data.zoneRpg, 'character sheets', 'Balthasar', /WIT\s*12.*AGI\s*10.*STR\s*14.*sword/s],
+    [data.swiftSwords, 'figure cards', 'roland', /physical.*rank.*dodge/s],
+    [data.skirmish, 'minis', 'red-knight', /life.*movement.*spells.*effects/s],
+  ];
+  for (const [id, kind, card, shows] of expect) {
+    const page = await battleWithSheets(id);
+    assert.equal(await page.locator('.sheets').getAttribute('data-kind'), kind);
+    const marks = await page.locator('.sheet-group').evaluateAll((groups) => groups.map((g) => g.dataset.mark));
+    assert.deepEqual(marks.slice(0, 2), ['A', 'B'], `${kind}: sides told apart by letters`);
+    const cardEl = page.locator(`details.card[data-card="${card}"]`);
+    assert.match(await cardEl.textContent(), shows, kind);
+    assert.equal(await cardEl.locator('summary .mark').count(), 1, `${kind}: each card carries its side's mark`);
+    // The raw view: closed, one click away.
+    const raw = page.locator('.state details.raw');
+    assert.equal(await raw.getAttribute('open'), null);
+    await raw.locator('> summary').click();
+    await raw.locator('dl.values').first().waitFor();
+    await shot(page, `11-sheet-${kind.replaceAll(' ', '-')}.png`);
+    assert.deepEqual(page.errors, [], kind);
+    await page.close();
+  }
+  // The tracks and grids: a warjack's grid box by box, a character's health as a meter.
+  const wm = await battleWithSheets(data.warmachine);
+  assert.equal(await wm.locator('details.card[data-card="red-jack"] table.damage-grid thead th').count(), 6);
+  assert.ok(await wm.locator('details.card[data-card="red-jack"] table.damage-grid td.box').count() >= 20);
+  await wm.close();
+  const zr = await battleWithSheets(data.zoneRpg);
+  assert.match(await zr.locator('details.card[data-card="bandit"] meter').getAttribute('aria-label'), /^health: \d+ of 30$/);
+  await zr.close();
+});
+
+test('zone pictures name their zones and the characters in each, and the last action is marked at each step', async () => {
+  const zr = await open(`#/battles/${data.zoneRpg}`);
+  await zr.locator('.picture svg .zone-name').first().waitFor();
+  const zones = await zr.locator('.picture svg .zone-name').allTextContents();
+  assert.deepEqual(zones.sort(), ['road', 'thicket']);
+  for (const who of ['Balthasar', 'Theobald', 'bandit']) assert.equal(await zr.locator(`.picture svg [data-figure="${who}"]`).count(), 1, who);
+  // Factions told apart by a letter on each character, not colour alone.
+  assert.match(await zr.locator('.picture svg [data-figure="Balthasar"]').textContent(), /^A Balthasar/);
+  assert.match(await zr.locator('.picture svg [data-figure="bandit"]').textContent(), /^B bandit/);
+  // The attack: attacker and target marked on the picture and on the sheets; a later step moves the mark.
+  await zr.locator('.event-list a', { hasText: 'Attack declared' }).first().click();
+  await zr.locator('.picture svg .acted[data-figure="bandit"]').waitFor();
+  assert.equal(await zr.locator('.picture svg .acted[data-figure="Theobald"]').count(), 0);
+  assert.equal(await zr.locator('details.card.acted[data-card="Balthasar"]').count(), 1);
+  assert.deepEqual((await overlappingLabels(zr, '.picture svg')).bad, []);
+  await shot(zr, '12-zone-rpg-picture.png');
+  assert.deepEqual(zr.errors, []);
+  await zr.close();
+
+  const ss = await open(`#/battles/${data.swiftSwords}`);
+  await ss.locator('.picture svg .zone-name').first().waitFor();
+  assert.deepEqual((await ss.locator('.picture svg .zone-name').allTextContents()).sort(), ['bank', 'ford']);
+  assert.match(await ss.locator('.picture svg [data-figure="roland"]').textContent(), /^A roland/);
+  assert.match(await ss.locator('.picture svg [data-figure="snag"]').textContent(), /^B snag/);
+  assert.deepEqual((await overlappingLabels(ss, '.picture svg')).bad, []);
+  await shot(ss, '13-swift-swords-picture.png');
+  await ss.close();
+
+  // Warmachine: the rifle shot marks the attacker and its target on the table.
+  const wm = await open(`#/battles/${data.warmachine}`);
+  await wm.locator('.picture svg').waitFor();
+  await wm.locator('.event-list a', { hasText: /Attack/ }).first().click();
+  await wm.locator('.picture svg .acted[data-model="blue-jack"]').first().waitFor();
+  assert.ok(await wm.locator('.picture svg .acted[data-model="red-jack"]').count() >= 1);
+  await shot(wm, '14-warmachine-last-action.png');
+  await wm.close();
+
+  // Percentile skirmish: the open combat marks both minis.
+  const ps = await open(`#/battles/${data.skirmish}`);
+  await ps.locator('.picture svg').waitFor();
+  await ps.locator('.picture svg .acted[data-mini="blue-guard"]').first().waitFor();
+  await ps.close();
+});
+
+test('the timeline and the sheets work by keyboard alone', async () => {
+  const page = await battleWithSheets(data.zoneRpg);
+  const { max } = await versions(page);
+  // Tab from the top of the page to the slider, then step it with keys.
+  await page.locator('a.brand').focus();
+  for (let i = 0; i < 40 && !(await page.evaluate(() => document.activeElement?.classList.contains('slider'))); i++) await page.keyboard.press('Tab');
+  assert.ok(await page.evaluate(() => document.activeElement?.classList.contains('slider')), 'the slider is reached by Tab');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => /version 0 of/.test(document.querySelector('.timeline .caption').textContent));
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /version 1 of/.test(document.querySelector('.timeline .caption').textContent));
+  await page.keyboard.press('End');
+  await page.waitForFunction((m) => new RegExp(`version ${m} of`).test(document.querySelector('.timeline .caption').textContent), max);
+  // The step buttons answer Enter.
+  await page.locator('.timeline button.back').focus();
+  await page.keyboard.press('Enter');
+  assert.equal((await versions(page)).at, max - 1);
+  // Tab on to a sheet card: Enter closes it and opens it again.
+  for (let i = 0; i < 80 && !(await page.evaluate(() => document.activeElement?.matches('details.card > summary'))); i++) await page.keyboard.press('Tab');
+  const card = await page.evaluate(() => document.activeElement?.parentElement?.dataset.card);
+  assert.ok(card, 'a sheet card is reached by Tab');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator(`details.card[data-card="${card}"]`).getAttribute('open'), null, 'Enter closes the card');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator(`details.card[data-card="${card}"]`).getAttribute('open'), '', 'Enter opens it again');
+  // A die in the dice table scrubs to its event by Enter.
+  const row = page.locator('.draws-table tbody tr').first();
+  const version = Number(await row.getAttribute('data-version'));
+  await row.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((v) => new RegExp(`version ${v} of`).test(document.querySelector('.timeline .caption').textContent), version);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+/** axe-core's serious and critical violations on the page as it stands. */
+const AXE = readFileSync(join(ROOT, 'tests/browser/node_modules/axe-core/axe.min.js'), 'utf8');
+async function axeViolations(page) {
+  await page.evaluate(AXE);
+  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+test('axe-core finds no serious or critical violation on any page type', async () => {
+  const pages = [
+    ['home', '', 'a.campaign-link'],
+    ['campaign', `#/campaigns/${data.campaign}`, '.map svg .army-label'],
+    ['audit', `#/campaigns/${data.campaign}/audit`, 'table.audit > tbody > tr'],
+    ['coalition battle', `#/battles/${data.campaignBattle}`, '.verdict[data-status]'],
+    ['warmachine battle', `#/battles/${data.warmachine}`, '.sheet .sheets'],
+    ['zone-rpg battle', `#/battles/${data.zoneRpg}`, '.sheet .sheets'],
+    ['swift-swords battle', `#/battles/${data.swiftSwords}`, '.sheet .sheets'],
+    ['percentile-skirmish battle', `#/battles/${data.skirmish}`, '.sheet .sheets'],
+  ];
+  const found = [];
+  for (const [name, path, ready] of pages) {
+    const page = await open(path);
+    await page.locator(ready).first().waitFor();
+    await page.locator('.picture svg, .map svg, table.audit, .sheets, .rounds').first().waitFor();
+    for (const v of await axeViolations(page)) found.push(`${name}: ${v}`);
+    await page.close();
+  }
+  // The dispute page: a battle with a ruled dispute, its what-if beside the record.
+  const disputed = (await data.call('GET', '/v1/battles?ruleset=coalition')).find((b) => b.participants.includes('Benalish Guard'));
+  if (disputed) {
+    const page = await open(`#/battles/${disputed.id}`);
+    await page.locator('.disputes .dispute-list li').first().waitFor();
+    await page.getByRole('button', { name: 'Show the what-if beside the record' }).click();
+    await page.locator('.what-if-sides .end-state').nth(1).waitFor();
+    for (const v of await axeViolations(page)) found.push(`dispute: ${v}`);
+    await page.close();
+  } else {
+    found.push('dispute: the disputed battle of the dispute test was not found (run the whole file)');
+  }
+  assert.deepEqual(found, []);
+});
+
+test('every page type is usable at a phone width of 390 px, with no sideways scrolling', async () => {
+  const pages = [
+    ['home', '', 'a.campaign-link'],
+    ['campaign', `#/campaigns/${data.campaign}`, '.map svg .army-label'],
+    ['audit', `#/campaigns/${data.campaign}/audit`, 'table.audit > tbody > tr'],
+    ['battle', `#/battles/${data.zoneRpg}`, '.sheet .sheets'],
+    ['warmachine', `#/battles/${data.warmachine}`, '.sheet .sheets'],
+  ];
+  for (const [name, path, ready] of pages) {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${herald.base}/${path}`);
+    await page.locator(ready).first().waitFor();
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth }));
+    assert.ok(widths.page <= widths.view && widths.body <= widths.view, `${name}: ${JSON.stringify(widths)}`);
+    await shot(page, `15-phone-${name}.png`);
+    await page.close();
+  }
 });

@@ -41,7 +41,7 @@ and docs/ in the repository.",
     ),
     paths(
         rulesets::list_rulesets,
-        battles::create_battle, battles::list_battles, battles::get_battle, battles::get_picture,
+        battles::create_battle, battles::list_battles, battles::get_battle, battles::get_picture, battles::get_sheet,
         battles::post_action, battles::contribute_entropy, battles::reveal_seed, battles::verify_battle,
         battles::apply_tactical_result,
         coalition_battles::submit_strategy, coalition_battles::get_strategy, coalition_battles::get_formulas,

@@ -5,9 +5,12 @@
 //! tactical result applies to: every other step goes through the registry.
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use chrono::{DateTime, Utc};
 use herald_domain::{
     coalition::battle::{tactical, BattleState, CoalitionBattle, Sides},
-    registry, Actor, AnyRuleset, AnyState, StreamKind, Viewer,
+    registry,
+    ruleset::sheet::Sheet,
+    Actor, AnyRuleset, AnyState, StreamKind, Viewer,
 };
 use herald_projections::{Entry, EventView};
 use serde::{Deserialize, Serialize};
@@ -46,7 +49,8 @@ pub struct AtQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"id": "01936f3e-8f4d-7a31-8a9b-0c64d1f3a002", "stream": "battle-01936f3e-8f4d-7a31-8a9b-0c64d1f3a002",
     "ruleset": "coalition", "rules": "coalition-battle@1", "version": 7, "status": "resolved", "ended": true, "turn": null,
-    "participants": ["Sai Rei", "Plague Host"], "players": ["alice", "bob"], "winner": "a"}))]
+    "participants": ["Sai Rei", "Plague Host"], "players": ["alice", "bob"], "winner": "a",
+    "created_at": "2030-12-01T17:00:00Z", "last_event_at": "2030-12-01T18:05:00Z"}))]
 pub struct BattleSummary {
     /// The battle id.
     pub id: String,
@@ -73,6 +77,10 @@ pub struct BattleSummary {
     /// The winner once decided: a side (`a`, `b`) for coalition battles, a player or faction
     /// for tactical rulesets.
     pub winner: Option<String>,
+    /// When its first event was recorded: when it was opened.
+    pub created_at: Option<DateTime<Utc>>,
+    /// When its last event was recorded.
+    pub last_event_at: Option<DateTime<Utc>>,
 }
 
 /// Open a battle: `ruleset` picks the rules (`coalition` when absent), `seed` optionally fixes
@@ -269,6 +277,8 @@ pub async fn list_battles(req: HttpRequest, query: Query<BattleQuery>) -> Result
             participants: summary.participants,
             players: summary.players,
             winner: summary.winner,
+            created_at: entry.created_at,
+            last_event_at: entry.last_event_at,
         })
     });
     let keep = |battle: &BattleSummary| {
@@ -376,6 +386,34 @@ pub async fn get_picture(
             ))
         })?;
     Ok(super::svg_response(&req, drawn, version))
+}
+
+/// A battle as its players' sheets (a roster, model cards, character sheets, figure cards, minis:
+/// each ruleset says which), drawn from the view the caller may see, now or as of
+/// `?at=<version>`. Every ruleset's sheets have this one shape: groups of cards, each card a few
+/// sections (stats, a track, a list, a table, a grid).
+#[utoipa::path(get, path = "/v1/battles/{battle_id}/sheet", tag = "battles", operation_id = "get_battle_sheet",
+    params(("battle_id" = String, Path, description = "the battle id: a UUID, or the stream name `battle-<uuid>`"), AtQuery),
+    responses(
+        (status = 200, description = "the sheets; the ETag is the stream version they are drawn at", body = Sheet),
+        (status = 400, description = "malformed id", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such battle or version, or its ruleset keeps no sheets", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/battles/{battle_id}/sheet")]
+pub async fn get_sheet(
+    req: HttpRequest,
+    MaybeAuthenticated(actor): MaybeAuthenticated,
+    path: web::Path<BattleId>,
+    query: crate::problem::Query<AtQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let stream = path.into_inner().stream();
+    let viewer = super::viewer(&req, actor.as_ref(), &stream)?;
+    let AtVersion { current, state: folded, version } = folded(&req, &stream, query.at).await?;
+    let sheet = current
+        .ruleset
+        .sheet(&stream, version, folded.as_ref(), current.state.as_ref(), &viewer)
+        .ok_or_else(|| ApiError::NotFound(format!("a {} battle keeps no sheets", current.ruleset.id())))?;
+    Ok(HttpResponse::Ok().insert_header(etag(version)).json(sheet))
 }
 
 /// Play a battle: one action per request, in its ruleset's command language (tagged by `type`),

@@ -21,7 +21,7 @@ use herald_domain::{
     },
     Actor, StreamKind,
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{blocking, command_meta, command_response, etag, ids::CampaignId, paging, state, CommandResponse};
@@ -435,10 +435,25 @@ impl PhaseFilter {
     }
 }
 
+/// One round in a listing: the round at a glance (as `GET /v1/campaigns/{id}` has it), the
+/// players who control its armies, and when it was set up and last moved on.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CampaignListing {
+    /// The round at a glance.
+    #[serde(flatten)]
+    pub round: CampaignView,
+    /// The players who control its armies, by name, each once.
+    pub players: Vec<String>,
+    /// When its first event was recorded: when it was set up.
+    pub created_at: Option<DateTime<Utc>>,
+    /// When its last event was recorded.
+    pub last_event_at: Option<DateTime<Utc>>,
+}
+
 /// Campaign rounds, a page at a time, oldest first.
 #[utoipa::path(get, path = "/v1/campaigns", tag = "campaigns", operation_id = "list_campaigns", params(CampaignQuery),
     responses(
-        (status = 200, description = "a page of rounds (every round when there are no more than `limit`); `Link: rel=\"next\"` points to the next page", body = Vec<CampaignView>),
+        (status = 200, description = "a page of rounds (every round when there are no more than `limit`), with their players and dates; `Link: rel=\"next\"` points to the next page", body = Vec<CampaignListing>),
         (status = 400, description = "a `limit` outside 1–1000 or not a number, an unknown `status`, `ended` not `true` or `false`, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`after` names no campaign", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -449,16 +464,25 @@ pub async fn list_campaigns(req: HttpRequest, query: Query<CampaignQuery>) -> Re
     let state = state(&req)?;
     let rounds = state.service.catalog().entries(StreamKind::Campaign).into_iter().filter_map(|(stream, entry)| {
         let round = entry.state_as::<CampaignState>()?;
-        Some((round.phase, round.victory.is_some(), CampaignView::new(&stream, entry.version, round)))
+        let players = entry.ruleset.summary(entry.state.as_ref()).map(|s| s.players).unwrap_or_default();
+        let listing = CampaignListing {
+            round: CampaignView::new(&stream, entry.version, round),
+            players,
+            created_at: entry.created_at,
+            last_event_at: entry.last_event_at,
+        };
+        Some((round.phase, round.victory.is_some(), listing))
     });
-    let keep = |(phase, ended, _): &(TurnPhase, bool, CampaignView)| {
+    let keep = |(phase, ended, _): &(TurnPhase, bool, CampaignListing)| {
         query.status.is_none_or(|status| status.matches(phase)) && query.ended.is_none_or(|wanted| *ended == wanted)
     };
-    let id = |(_, _, view): &(TurnPhase, bool, CampaignView)| view.stream.trim_start_matches("campaign-").to_string();
+    let id = |(_, _, listing): &(TurnPhase, bool, CampaignListing)| {
+        listing.round.stream.trim_start_matches("campaign-").to_string()
+    };
     let after = query.after.as_deref().map(|after| after.trim_start_matches("campaign-"));
     let page = paging::page(rounds, id, after, limit, keep, "campaign")?;
-    let views: Vec<CampaignView> = page.items.into_iter().map(|(_, _, view)| view).collect();
-    Ok(paging::ok_with_link(&req, "after", page.next.as_deref()).json(views))
+    let listings: Vec<CampaignListing> = page.items.into_iter().map(|(_, _, listing)| listing).collect();
+    Ok(paging::ok_with_link(&req, "after", page.next.as_deref()).json(listings))
 }
 
 /// A round at a glance; `?at=<version>` for any earlier state.

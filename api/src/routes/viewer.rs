@@ -41,6 +41,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("render.js", "text/javascript; charset=utf-8"),
     asset!("describe.js", "text/javascript; charset=utf-8"),
     asset!("live.js", "text/javascript; charset=utf-8"),
+    asset!("sheet.js", "text/javascript; charset=utf-8"),
     asset!("dice/chacha20.js", "text/javascript; charset=utf-8"),
     asset!("dice/sha256.js", "text/javascript; charset=utf-8"),
     asset!("dice/verify.js", "text/javascript; charset=utf-8"),

@@ -16,6 +16,7 @@ pub mod picture;
 pub mod redact;
 pub mod rules;
 pub mod ruleset;
+pub mod sheet;
 pub mod spells;
 pub mod table;
 pub mod view;

@@ -112,6 +112,10 @@ impl Ruleset for PercentileSkirmish {
         }
     }
 
+    fn sheet(view: &SkirmishView) -> Option<crate::ruleset::sheet::Sheet> {
+        Some(super::sheet::sheet(view))
+    }
+
     fn picture(stream: &str, version: u64, state: &SkirmishState, _: &Viewer) -> Option<String> {
         let id = crate::ruleset::battle_id(stream);
         Some(table_svg(state, &format!("battle {id} at version {version}")))

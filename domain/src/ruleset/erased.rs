@@ -331,6 +331,15 @@ pub trait AnyRuleset: Send + Sync {
     fn summary(&self, state: &dyn AnyState) -> Option<Summary>;
     /// Its picture for `viewer`.
     fn picture(&self, stream: &str, version: u64, state: &dyn AnyState, viewer: &Viewer) -> Option<String>;
+    /// Its players' sheets as `viewer` may see them, at `version` (`None`: it keeps none).
+    fn sheet(
+        &self,
+        stream: &str,
+        version: u64,
+        state: &dyn AnyState,
+        current: &dyn AnyState,
+        viewer: &Viewer,
+    ) -> Option<super::sheet::Sheet>;
     /// How a tactical battle ended.
     fn outcome(&self, state: &dyn AnyState) -> Option<TacticalOutcome>;
     /// Its schemas for the OpenAPI document (with its caps as `maxItems`).
@@ -530,6 +539,18 @@ where
 
     fn picture(&self, stream: &str, version: u64, state: &dyn AnyState, viewer: &Viewer) -> Option<String> {
         typed::<R>(state).and_then(|state| R::picture(stream, version, state, viewer))
+    }
+
+    fn sheet(
+        &self,
+        stream: &str,
+        version: u64,
+        state: &dyn AnyState,
+        current: &dyn AnyState,
+        viewer: &Viewer,
+    ) -> Option<super::sheet::Sheet> {
+        let (state, current) = (typed::<R>(state)?, typed::<R>(current)?);
+        R::sheet(&R::view(stream, version, state, current, viewer))
     }
 
     fn outcome(&self, state: &dyn AnyState) -> Option<TacticalOutcome> {

@@ -9,6 +9,7 @@
 //! registered rulesets is [`crate::registry`].
 
 mod erased;
+pub mod sheet;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_json::Value;
@@ -212,6 +213,12 @@ pub trait Ruleset: Decider<Command: ToSchema, Event: ToSchema> + Sized + 'static
 
     /// Its picture (an SVG document) as `viewer` may see it, if it draws one.
     fn picture(_stream: &str, _version: u64, _state: &Self::State, _viewer: &Viewer) -> Option<String> {
+        None
+    }
+
+    /// Its players' sheets (rosters, model cards, character sheets), drawn from `view` (what the
+    /// reader may see), if it keeps any; the viewer draws every ruleset's sheets the same way.
+    fn sheet(_view: &Self::View) -> Option<sheet::Sheet> {
         None
     }
 

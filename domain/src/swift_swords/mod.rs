@@ -25,5 +25,6 @@ pub mod picture;
 pub mod ranks;
 pub mod rolls;
 pub mod ruleset;
+pub mod sheet;
 pub mod view;
 pub mod zones;

@@ -54,6 +54,12 @@ fn origin(zone: &ZoneSpec) -> (f64, f64) {
     (MARGIN + f64::from(zone.column) * TILE, TOP + f64::from(zone.row) * TILE)
 }
 
+/// A side's mark, `A`, `B`…, in the order the sides are listed: told apart by more than colour
+/// (the same letters as the sheets' groups).
+fn mark(state: &SwiftSwordsState, side: &str) -> String {
+    state.sides.iter().position(|known| known.name == side).map_or("?".to_string(), crate::ruleset::sheet::group_mark)
+}
+
 fn figure_line(state: &SwiftSwordsState, figure: &Figure) -> String {
     let status = match status(state, figure) {
         Status::Alone => "alone",
@@ -77,7 +83,8 @@ fn figure_line(state: &SwiftSwordsState, figure: &Figure) -> String {
     }
     let dice: Vec<String> = figure.hand.iter().map(u8::to_string).collect();
     format!(
-        "{} [{}] P{} M{} {}{}",
+        "{} {} [{}] P{} M{} {}{}",
+        mark(state, &figure.spec.side),
         figure.spec.id,
         dice.join(","),
         figure.physical.remaining(),
@@ -236,5 +243,12 @@ fn figure_text(lines: &mut Lines<'_>, state: &SwiftSwordsState, figure: &Figure,
     );
     let text = figure_line(state, figure);
     let inner = format!("<title>{}</title>", escape(&detail));
-    lines.line(indent, &text, Weight::Regular, &inner, &format!(r#" class="figure" fill="{fill}"{faint}"#));
+    let id = escape(&figure.spec.id);
+    lines.line(
+        indent,
+        &text,
+        Weight::Regular,
+        &inner,
+        &format!(r#" class="figure" data-figure="{id}" fill="{fill}"{faint}"#),
+    );
 }

@@ -100,6 +100,10 @@ impl Ruleset for SwiftSwords {
         }
     }
 
+    fn sheet(view: &SwiftSwordsView) -> Option<crate::ruleset::sheet::Sheet> {
+        Some(super::sheet::sheet(view))
+    }
+
     fn picture(stream: &str, version: u64, state: &SwiftSwordsState, _: &Viewer) -> Option<String> {
         let id = crate::ruleset::battle_id(stream);
         Some(zones_svg(state, &format!("battle {id} at version {version}")))

@@ -9,5 +9,6 @@ pub mod movement;
 pub mod picture;
 pub mod rolls;
 pub mod ruleset;
+pub mod sheet;
 pub mod table;
 pub mod view;

@@ -85,6 +85,10 @@ impl Ruleset for Warmachine {
         }
     }
 
+    fn sheet(view: &WarmachineView) -> Option<crate::ruleset::sheet::Sheet> {
+        Some(super::sheet::sheet(view))
+    }
+
     fn picture(stream: &str, version: u64, state: &WarmachineState, _: &Viewer) -> Option<String> {
         let id = crate::ruleset::battle_id(stream);
         Some(table_svg(state, &format!("battle {id} at version {version}")))

@@ -21,6 +21,7 @@ pub mod picture;
 pub mod redact;
 pub mod rules;
 pub mod ruleset;
+pub mod sheet;
 pub mod state;
 mod validate;
 pub mod view;

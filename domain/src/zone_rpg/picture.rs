@@ -30,13 +30,13 @@ const TOP: f64 = 40.0;
 /// Margin around the map.
 const MARGIN: f64 = 110.0;
 /// A zone's radius.
-const RADIUS: f64 = 78.0;
+const RADIUS: f64 = 92.0;
 /// Height of one text line.
-const LINE: f64 = 12.0;
+const LINE: f64 = 14.0;
 /// Font size of the lines in a zone.
-const FONT: f64 = 10.0;
+const FONT: f64 = 12.0;
 /// Font size of a zone's name.
-const NAME_FONT: f64 = 11.0;
+const NAME_FONT: f64 = 14.0;
 /// From one line in a zone to the next: a label's box and the placer's spacing.
 const STEP: f64 = labels::LINE_EMS * FONT + 1.0;
 /// Faction colours, in the order the factions are listed.
@@ -72,6 +72,12 @@ fn centres(state: &ZoneRpgState) -> Vec<(f64, f64)> {
 fn colour(state: &ZoneRpgState, faction: &str) -> &'static str {
     let index = state.factions.iter().position(|f| f.name == faction).unwrap_or(0);
     COLOURS[index % COLOURS.len()]
+}
+
+/// A faction's mark, `A`, `B`…, in the order the factions are listed: factions told apart by
+/// more than colour (the same letters as the sheets' groups).
+fn mark(state: &ZoneRpgState, faction: &str) -> String {
+    state.factions.iter().position(|f| f.name == faction).map_or("?".to_string(), crate::ruleset::sheet::group_mark)
 }
 
 fn label(character: &CharacterState) -> String {
@@ -159,27 +165,29 @@ pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
             Some(rect) => labels::text(&mut labels, rect, NAME_FONT, &name, &attributes),
             None => unplaced.push(zone.name.clone()),
         }
-        let mut lines: Vec<(String, &str)> = Vec::new();
+        // Each line with the character it names, if any (`data-figure`, for the viewer to mark).
+        let mut lines: Vec<(String, &str, Option<&str>)> = Vec::new();
         for feature in &zone.features {
-            lines.push((format!("{:?}: {}", feature.protection, feature.name).to_lowercase(), ink));
+            lines.push((format!("{:?}: {}", feature.protection, feature.name).to_lowercase(), ink, None));
         }
         for hazard in &zone.hazards {
-            lines.push((format!("hazard: {}", hazard.name), "#c0392b"));
+            lines.push((format!("hazard: {}", hazard.name), "#c0392b", None));
         }
         for item in state.items.iter().filter(|i| i.zone == zone.name) {
             let hidden =
                 item.concealed && state.character(&item.left_by).is_some_and(|c| !sees_position(state, c, viewer));
             if !hidden {
-                lines.push((format!("lying: {}", item.item.name()), ink));
+                lines.push((format!("lying: {}", item.item.name()), ink, None));
             }
         }
         for character in state.characters.iter().filter(|c| c.zone == zone.name && c.left.is_none()) {
             if sees_position(state, character, viewer) {
-                lines.push((label(character), colour(state, character.faction())));
+                let text = format!("{} {}", mark(state, character.faction()), label(character));
+                lines.push((text, colour(state, character.faction()), Some(character.id())));
             }
         }
         let mut top = y - RADIUS + 32.0 - FONT;
-        for (text, fill) in &lines {
+        for (text, fill, figure) in &lines {
             // The chord of the circle at this line's widest point bounds its width.
             let bottom = top + labels::LINE_EMS * FONT;
             let off = (top - y).abs().max((bottom - y).abs());
@@ -197,7 +205,10 @@ pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
                         FONT,
                         &fitted,
                         &whole,
-                        &format!(r#" class="zone-line" fill="{fill}""#),
+                        &figure.map_or_else(
+                            || format!(r#" class="zone-line" fill="{fill}""#),
+                            |id| format!(r#" class="zone-line" data-figure="{}" fill="{fill}""#, escape(id)),
+                        ),
                     );
                 }
                 None => unplaced.push(format!("{}: {text}", zone.name)),
@@ -219,7 +230,7 @@ pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
     let mut svg = String::new();
     let _ = write!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}" font-size="10"><title>{t}</title>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT_FAMILY}" font-size="12"><title>{t}</title>"#,
         w = num(WIDTH),
         h = num(height),
         t = escape(title),
@@ -254,9 +265,10 @@ fn legend_svg(svg: &mut String, state: &ZoneRpgState, viewer: &Viewer, unplaced:
     for faction in &state.factions {
         let _ = write!(
             svg,
-            r#"<text class="legend" x="12" y="{}" fill="{}" font-weight="bold">{}</text>"#,
+            r#"<text class="legend" x="12" y="{}" fill="{}" font-weight="bold">{} {}</text>"#,
             num(y),
             colour(state, &faction.name),
+            mark(state, &faction.name),
             escape(&faction.name),
         );
         y += LINE * 1.5;

@@ -109,6 +109,10 @@ impl Ruleset for ZoneRpg {
         }
     }
 
+    fn sheet(view: &ZoneRpgView) -> Option<crate::ruleset::sheet::Sheet> {
+        Some(super::sheet::sheet(view))
+    }
+
     fn picture(stream: &str, version: u64, state: &ZoneRpgState, viewer: &Viewer) -> Option<String> {
         let id = crate::ruleset::battle_id(stream);
         Some(zones_svg(state, viewer, &format!("fight {id} at version {version}")))

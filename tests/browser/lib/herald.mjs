@@ -161,7 +161,61 @@ export async function seed(base) {
   await act(alice, { type: 'end_activation' });
   await call('POST', `/v1/battles/${warmachine}/reveal`, judge, {});
 
-  return { call, judge, alice, bob, campaign, campaignBattle, openBattle, warmachine };
+  // A zone-rpg fight (seed 001): two zones, a blow struck on the road.
+  const zr = await call('POST', '/v1/battles', judge, {
+    ruleset: 'zone-rpg',
+    zones: [{ name: 'road' }, { name: 'thicket' }],
+    borders: [{ a: 'road', b: 'thicket' }],
+    factions: [{ name: 'party' }, { name: 'bandits' }],
+    initiative: { kind: 'faction', faction: 'party' },
+    characters: [
+      { id: 'Balthasar', faction: 'party', controller: 'alice', health: 10, wit: 12, agi: 10, str: 14, zone: 'road',
+        weapons: [{ name: 'sword', damage: 'd6' }] },
+      { id: 'Theobald', faction: 'party', controller: 'alice', health: 9, wit: 11, agi: 12, str: 10, zone: 'thicket',
+        weapons: [{ name: 'bow', damage: 'd6', range: 8 }] },
+      { id: 'bandit', faction: 'bandits', health: 30, wit: 9, agi: 8, str: 10, zone: 'road', weapons: [{ name: 'axe', damage: 'd6' }] },
+    ],
+  });
+  const zoneRpg = zr.stream.replace(/^battle-/, '');
+  const zact = (tokenValue, body) => call('POST', `/v1/battles/${zoneRpg}/actions`, tokenValue, body);
+  await zact(judge, { type: 'start_round', first_faction: 'party' });
+  await zact(alice, { type: 'take_turn', character: 'Balthasar' });
+  await zact(alice, { type: 'attack', attacker: 'Balthasar', weapon: 'sword', target: { kind: 'character', character: 'bandit' } });
+  await zact(judge, { type: 'decline', character: 'bandit' });
+
+  // A swift-swords skirmish (seed 004): two zones, the countdown begun.
+  const fighter = (id, side, controller, zone) => ({ id, side, controller, start: { zone, group: `${zone}-melee` },
+    action_dice: { kind: 'roll', dice: 3 }, physical: 9, mental: 9, weapons: [{ name: 'Sword', dice: 4, weight: 'medium' }] });
+  const ss = await call('POST', '/v1/battles', judge, {
+    ruleset: 'swift-swords',
+    map: { zones: [{ id: 'ford', column: 0, row: 0, terrain: 'river ford' }, { id: 'bank', column: 1, row: 0, terrain: 'muddy bank' }] },
+    sides: [{ name: 'heroes', controller: 'alice' }, { name: 'goblins', controller: 'bob' }],
+    figures: [fighter('roland', 'heroes', 'alice', 'ford'), fighter('grik', 'goblins', 'bob', 'ford'), fighter('snag', 'goblins', 'bob', 'bank')],
+  });
+  const swiftSwords = ss.stream.replace(/^battle-/, '');
+  await call('POST', `/v1/battles/${swiftSwords}/actions`, judge, { type: 'begin' });
+
+  // A percentile skirmish (seed 002): declarations, a move and an open combat.
+  const card = (name) => ({ name, level: 2, movement: 4.0, initiative: 10, life: 20, weapons: [{ name: 'Sword', kind: 'melee', damage: 'd6' }] });
+  const ps = await call('POST', '/v1/battles', judge, {
+    ruleset: 'percentile-skirmish',
+    table: { width: 36.0, depth: 24.0, terrain: [] },
+    participants: [{ name: 'red', controller: 'alice' }, { name: 'blue', controller: 'bob' }],
+    minis: [
+      { id: 'red-knight', participant: 'red', position: { x: 10.0, y: 10.0 }, facing: 0.0, profile: card('Knight') },
+      { id: 'blue-guard', participant: 'blue', position: { x: 14.0, y: 10.0 }, facing: 180.0, profile: card('Guard') },
+    ],
+  });
+  const skirmish = ps.stream.replace(/^battle-/, '');
+  const pact = (tokenValue, body) => call('POST', `/v1/battles/${skirmish}/actions`, tokenValue, body);
+  await pact(alice, { type: 'declare', participant: 'red', minis: ['red-knight'] });
+  await pact(bob, { type: 'declare', participant: 'blue', minis: [] });
+  await pact(alice, { type: 'move', mini: 'red-knight', path: [{ x: 13.2, y: 10.0 }] });
+  await pact(alice, { type: 'melee_attack', attacker: 'red-knight', target: 'blue-guard', weapon: 'Sword' });
+  await pact(alice, { type: 'choose_combat_option', mini: 'red-knight', choice: 'swing_to_the_head' });
+  await pact(bob, { type: 'choose_combat_option', mini: 'blue-guard', choice: 'thrust_to_the_body' });
+
+  return { call, judge, alice, bob, campaign, campaignBattle, openBattle, warmachine, zoneRpg, swiftSwords, skirmish };
 }
 
 function grid() {

@@ -22,6 +22,7 @@ pub mod redact;
 pub mod resolve;
 pub mod roll;
 pub mod ruleset;
+pub mod sheet;
 pub mod sides;
 pub mod state;
 pub mod tactical;

@@ -113,6 +113,10 @@ impl Ruleset for CoalitionBattle {
         redact_battle_event(event, current, viewer);
     }
 
+    fn sheet(view: &BattleView) -> Option<crate::ruleset::sheet::Sheet> {
+        Some(super::sheet::sheet(view))
+    }
+
     fn summary(state: &BattleState) -> Summary {
         Summary {
             status: serde_json::to_value(state.status)
