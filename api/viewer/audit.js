@@ -70,9 +70,9 @@ export async function mount(main, id, params) {
     h('h1', {}, `${name}: every event`),
     h('form', { class: 'filters', onsubmit: (e) => e.preventDefault() }, Object.values(filters)),
     counter,
-    h('table', { class: 'data audit' },
-      h('thead', {}, h('tr', {}, ['version', 'turn', 'recorded', 'actor', 'what happened', 'map'].map((t) => h('th', {}, t)))),
-      table));
+    h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'every event' }, h('table', { class: 'data audit' },
+      h('thead', {}, h('tr', {}, ['version', 'turn', 'recorded', 'actor', 'what happened', 'map'].map((t) => h('th', { scope: 'col' }, t)))),
+      table)));
   draw();
   return null;
 }

@@ -13,8 +13,12 @@ import { setParams } from './route.js';
 /** Battles and rounds shown per page (`?limit=` in the route changes it). */
 const PAGE = 25;
 
-/** `01936f3e-8f4d-…` → `01936f3e`: enough to tell battles apart on a page. */
-export const shortId = (id) => String(id).replace(/^(battle|campaign)-/, '').slice(0, 8);
+/**
+ * `01936f3e-…-0c64d1f3a002` → `d1f3a002`: enough to tell battles apart on a page. The end of the
+ * id, not its start: ids begin with the time they were made (UUIDv7), so battles opened the same
+ * minute share their first digits.
+ */
+export const shortId = (id) => String(id).slice(-8);
 
 /** A round's or a battle's link name: its name, or who fights in it. */
 const battleName = (b) => (b.participants?.length ? b.participants.join(' vs ') : `battle ${shortId(b.id)}`);

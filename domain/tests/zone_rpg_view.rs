@@ -273,3 +273,50 @@ fn every_set_up_refusal_names_its_code_and_rule() {
     };
     fight.refused(unsealed, "zone-rpg.seed_commitment_malformed", "herald");
 }
+
+/// Issue 31 item 3: every character of a small fight is drawn in its zone (none left for the list
+/// under the map), marked with its faction's letter and its id for the viewer to highlight.
+#[test]
+fn the_zone_map_draws_every_character_in_its_zone_with_its_factions_letter() {
+    let fight = skirmish();
+    let svg = ZoneRpg::picture(STREAM, 7, &fight.state, &Viewer::public()).unwrap();
+    let document = roxmltree::Document::parse(&svg).expect("well-formed XML");
+    assert!(!svg.contains("No room on the map"), "{svg}");
+    for (id, mark) in [("Balthasar", "A"), ("bandit 1", "B"), ("bandit 2", "B")] {
+        let line = document.descendants().find(|n| n.attribute("data-figure") == Some(id)).expect(id);
+        let text: String = line.children().filter_map(|c| c.text()).collect();
+        assert!(text.starts_with(&format!("{mark} {id} ")), "{text}");
+    }
+}
+
+/// Issue 31 item 2: the character sheet shows health as a track, the three saves, where the
+/// character stands and its gear, for each faction in turn.
+#[test]
+fn the_character_sheets_show_health_saves_zone_and_gear_by_faction() {
+    use herald_domain::ruleset::sheet::Section;
+    let fight = skirmish();
+    let view = ZoneRpg::view(STREAM, 7, &fight.state, &fight.state, &Viewer::public());
+    let sheet = ZoneRpg::sheet(&view).unwrap();
+    assert_eq!(sheet.kind, "character sheets");
+    assert_eq!(sheet.groups.iter().map(|g| (g.mark.as_str(), g.cards.len())).collect::<Vec<_>>(), [("A", 1), ("B", 2)]);
+    let balthasar = &sheet.groups[0].cards[0];
+    assert_eq!(balthasar.name, "Balthasar");
+    assert!(balthasar.sections.contains(&Section::Track { label: "health".into(), current: 10, max: 10 }));
+    let Some(Section::Stats { stats, .. }) = balthasar
+        .sections
+        .iter()
+        .find(|s| matches!(s, Section::Stats { label: Some(l), .. } if l.starts_with("saves")))
+    else {
+        panic!("no saves: {balthasar:?}")
+    };
+    assert_eq!(stats.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(), ["WIT", "AGI", "STR", "armour"]);
+    let Some(Section::List { items, .. }) =
+        balthasar.sections.iter().find(|s| matches!(s, Section::List { label, .. } if label == "gear"))
+    else {
+        panic!("no gear: {balthasar:?}")
+    };
+    assert!(items[0].starts_with("sword (d6 damage"), "{items:?}");
+    let bandit = &sheet.groups[1].cards[0];
+    let Some(Section::Track { current, max, .. }) = bandit.sections.first() else { panic!("{bandit:?}") };
+    assert!(current < max, "the blow shows on the bandit's health");
+}

@@ -186,7 +186,7 @@ pub fn zones_svg(state: &ZoneRpgState, viewer: &Viewer, title: &str) -> String {
                 lines.push((text, colour(state, character.faction()), Some(character.id())));
             }
         }
-        let mut top = y - RADIUS + 32.0 - FONT;
+        let mut top = y - RADIUS + 36.0 - FONT;
         for (text, fill, figure) in &lines {
             // The chord of the circle at this line's widest point bounds its width.
             let bottom = top + labels::LINE_EMS * FONT;

@@ -79,8 +79,8 @@ fn card(c: &CharacterView) -> Card {
     if !matches!(c.morale, Morale::Untested) {
         conditions.push(format!("morale {}", words(&c.morale)));
     }
-    if c.behind.is_some() {
-        conditions.push(format!("behind {}", c.behind.clone().unwrap_or_default()));
+    if let Some(cover) = &c.behind {
+        conditions.push(format!("behind {cover}"));
     }
     let out = matches!(c.status, Status::Dead | Status::Incapacitated).then(|| words(&c.status));
     Card {
