@@ -12,6 +12,7 @@ use serde_json::{json, Map, Value};
 const ETAG_READS: &[&str] = &[
     "get_battle",
     "get_battle_picture",
+    "get_battle_sheet",
     "get_strategy",
     "get_campaign",
     "get_map",

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 const OPTIONAL_TOKEN: &[&str] = &[
     "get_battle",
     "get_battle_picture",
+    "get_battle_sheet",
     "verify_battle",
     "list_orders",
     "list_votes",

@@ -3,6 +3,7 @@
 //! conditions and weapons, as the viewer draws every ruleset's sheets.
 
 use super::model::damage::{GridBox, System};
+use super::model::weapon::WeaponRange;
 use super::view::{ModelView, WarmachineView};
 use crate::ruleset::sheet::{group_mark, stat, words, Card, GridCell, Section, Sheet, SheetGroup};
 
@@ -82,7 +83,7 @@ fn card(model: &ModelView) -> Card {
             .iter()
             .map(|w| {
                 let pow = w.pow.map_or("–".to_string(), |p| p.to_string());
-                format!("{} ({}, RNG {}, POW {pow})", w.name, words(&w.kind), words(&w.rng))
+                format!("{} ({}, RNG {}, POW {pow})", w.name, words(&w.kind), range(&w.rng))
             })
             .collect(),
     });
@@ -92,6 +93,16 @@ fn card(model: &ModelView) -> Card {
         subtitle: Some(words(&model.model_type)),
         out: model.destroyed.then(|| "destroyed".to_string()).or_else(|| model.inert.then(|| "inert".to_string())),
         sections,
+    }
+}
+
+/// RNG as the card prints it (seed 000 "Weapon Statistics"): inches, `SP n`, `CTRL` or `*`.
+fn range(rng: &WeaponRange) -> String {
+    match rng {
+        WeaponRange::Inches(inches) => format!("{inches}″"),
+        WeaponRange::Spray(inches) => format!("SP {inches}"),
+        WeaponRange::Control => "CTRL".to_string(),
+        WeaponRange::Special => "*".to_string(),
     }
 }
 
