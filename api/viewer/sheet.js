@@ -62,7 +62,7 @@ function card(item, group, named) {
   const acted = named.has(item.id) || named.has(item.name) || named.has(`side:${group.mark}`);
   return h('details', { class: `card${item.out ? ' out' : ''}${acted ? ' acted' : ''}`, open: true, dataset: { card: item.id, group: group.mark } },
     h('summary', {},
-      h('span', { class: 'mark', title: `side ${group.mark}` }, group.mark), ' ',
+      h('span', { class: 'side-mark', title: `side ${group.mark}` }, group.mark), ' ',
       h('b', { class: 'name' }, item.name),
       item.subtitle ? h('span', { class: 'muted' }, ` · ${item.subtitle}`) : null,
       item.out ? h('span', { class: 'out-badge' }, ` ${item.out}`) : null,
@@ -77,7 +77,7 @@ function card(item, group, named) {
 export function sheetView(sheet, named = new Set()) {
   return h('div', { class: 'sheets', dataset: { kind: sheet.kind } },
     sheet.groups.map((group) => h('section', { class: 'sheet-group', dataset: { mark: group.mark }, 'aria-label': group.name },
-      h('h3', {}, h('span', { class: 'mark' }, group.mark), ' ', group.name, group.player ? h('span', { class: 'muted' }, ` (${group.player})`) : null),
+      h('h3', {}, h('span', { class: 'side-mark' }, group.mark), ' ', group.name, group.player ? h('span', { class: 'muted' }, ` (${group.player})`) : null),
       group.cards.length ? group.cards.map((item) => card(item, group, named)) : h('p', { class: 'muted' }, 'nothing on the table'))));
 }
 

@@ -479,7 +479,7 @@ test("every ruleset's battle reads as its players' sheets, the raw view one clic
     assert.deepEqual(marks.slice(0, 2), ['A', 'B'], `${kind}: sides told apart by letters`);
     const cardEl = page.locator(`details.card[data-card="${card}"]`);
     assert.match(await cardEl.textContent(), shows, kind);
-    assert.equal(await cardEl.locator('summary .mark').count(), 1, `${kind}: each card carries its side's mark`);
+    assert.equal(await cardEl.locator('summary .side-mark').count(), 1, `${kind}: each card carries its side's mark`);
     // The raw view: closed, one click away.
     const raw = page.locator('.state details.raw');
     assert.equal(await raw.getAttribute('open'), null);
