@@ -41,7 +41,10 @@ export async function mount(main, _id, params) {
     form, campaigns, battles);
 
   const rulesets = await rulesetList();
-  const titles = Object.fromEntries(rulesets.filter((r) => r.kind === 'battle').map((r) => [r.id, r.title]));
+  // A ruleset's name is its title up to a colon (`Warmachine: miniatures on…` → `Warmachine`);
+  // the whole title is the cell's tooltip.
+  const fullTitles = Object.fromEntries(rulesets.filter((r) => r.kind === 'battle').map((r) => [r.id, r.title]));
+  const titles = Object.fromEntries(Object.entries(fullTitles).map(([id, title]) => [id, title.split(':')[0]]));
   let rounds = [];
   let roundsNext = null;
   let fights = [];
@@ -105,12 +108,12 @@ export async function mount(main, _id, params) {
         h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'battles' }, h('table', { class: 'data battles-table' },
           h('thead', {}, h('tr', {}, ['Battle', 'Rules', 'Status', 'Last move', 'Players', 'Id'].map((t) => h('th', { scope: 'col' }, t)))),
           h('tbody', {}, shown.map((b) => h('tr', { dataset: { ruleset: b.ruleset } },
-            h('td', {}, h('a', { href: `#/battles/${b.id}`, class: 'battle-link' }, battleName(b))),
-            h('td', { title: b.rules }, titles[b.ruleset] ?? b.ruleset),
-            h('td', {}, humanize(b.status), b.winner ? ` · winner ${b.winner}` : ''),
-            h('td', {}, date(b.last_event_at ?? b.created_at)),
-            h('td', {}, (b.players ?? []).join(', ') || '—'),
-            h('td', { class: 'short-id', title: b.id }, shortId(b.id))))))),
+            h('td', { dataset: { label: 'battle' } }, h('a', { href: `#/battles/${b.id}`, class: 'battle-link' }, battleName(b))),
+            h('td', { title: `${fullTitles[b.ruleset] ?? b.ruleset} (${b.rules})`, dataset: { label: 'rules' } }, titles[b.ruleset] ?? b.ruleset),
+            h('td', { dataset: { label: 'status' } }, humanize(b.status), b.winner ? ` · winner ${b.winner}` : ''),
+            h('td', { dataset: { label: 'last move' } }, date(b.last_event_at ?? b.created_at)),
+            h('td', { dataset: { label: 'players' } }, (b.players ?? []).join(', ') || '—'),
+            h('td', { class: 'short-id', title: b.id, dataset: { label: 'id' } }, shortId(b.id))))))),
       h('p', { class: 'muted count' }, `${shown.length} shown${fightsNext ? '; more on the next page' : ''}`),
       fightsNext ? h('button', { type: 'button', class: 'more', onclick: () => more('battles') }, 'More battles') : null);
   };
