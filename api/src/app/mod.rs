@@ -396,10 +396,9 @@ impl Service {
             };
             // Caught up before the stream is released, so the next command on it decides on
             // this one's result.
-            match outcome.events.iter().map(|event| event.position).max() {
-                Some(last) => self.catalog.catch_up_through(self.store.as_ref(), last)?,
-                None => drop(self.catalog.catch_up(self.store.as_ref())?),
-            }
+            // Its own events are folded as appended, not read back (unless another writer's
+            // came between).
+            self.catalog.fold_appended(self.store.as_ref(), &outcome.events)?;
             outcome
         };
         let mut outcome = outcome;
