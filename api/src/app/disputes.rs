@@ -89,6 +89,16 @@ pub struct RulingRecord {
     /// Streams the correction was carried to (a battle's campaign).
     #[serde(default)]
     pub carried_to: Vec<String>,
+    /// Streams the corrected state links that the state before did not: the battles a corrected
+    /// campaign adjudication announces that the record did not, opened by the service.
+    #[serde(default)]
+    pub streams_opened: Vec<String>,
+    /// Streams the state before linked that the corrected state does not: battles the corrected
+    /// adjudication no longer announces. They stay in the log as they are (it is never
+    /// rewritten and a battle has no "void" event); the campaign no longer links them, so their
+    /// results are never read or applied (docs/adr/0004-disputes-and-corrections.md).
+    #[serde(default)]
+    pub streams_dropped: Vec<String>,
 }
 
 /// The contested event as a judge sees it.
@@ -200,7 +210,16 @@ pub fn list(service: &Service, stream: &str, viewer: &Viewer) -> Result<Vec<Disp
                 contested: None,
             }),
             Ok(DisputeEvent::DisputeRuled {
-                dispute, ruling, reason, what_if_hash, change, carried_from, by, ..
+                dispute,
+                ruling,
+                reason,
+                what_if_hash,
+                change,
+                carried_from,
+                streams_opened,
+                streams_dropped,
+                by,
+                ..
             }) => {
                 if let Some(filed) = disputes.iter_mut().find(|d| d.id == dispute) {
                     filed.status = match ruling {
@@ -217,6 +236,8 @@ pub fn list(service: &Service, stream: &str, viewer: &Viewer) -> Result<Vec<Disp
                         version: event.version,
                         carried_from,
                         carried_to: Vec::new(),
+                        streams_opened,
+                        streams_dropped,
                     });
                 }
             }
@@ -385,6 +406,8 @@ pub fn rule(
         change: None,
         corrected_state: None,
         carried_from: None,
+        streams_opened: Vec::new(),
+        streams_dropped: Vec::new(),
     };
     let mut meta = meta;
     let mut announced = Vec::new();
@@ -412,10 +435,19 @@ pub fn rule(
         }
         let state = entry.ruleset.save_state(ran.state.as_ref()).map_err(|e| ApiError::internal(anyhow::anyhow!(e)))?;
         let state: Value = serde_json::from_str(&state).map_err(ApiError::internal)?;
-        if let DisputeCommand::RuleDispute { what_if_hash, change: recorded, corrected_state, .. } = &mut command {
+        if let DisputeCommand::RuleDispute {
+            what_if_hash,
+            change: recorded,
+            corrected_state,
+            streams_opened,
+            streams_dropped,
+            ..
+        } = &mut command
+        {
             *what_if_hash = Some(ran.report.hash.clone());
             *recorded = Some(serde_json::to_value(&change).map_err(ApiError::internal)?);
             *corrected_state = Some(state);
+            (*streams_opened, *streams_dropped) = relinked(entry.state.as_ref(), ran.state.as_ref());
         }
         // The what-if was run on the stream as it is: nothing may come between.
         meta.expected_version = Some(ran.report.recorded.version);
@@ -435,6 +467,17 @@ pub fn rule(
         carry_correction(service, stream, id, &meta)?;
     }
     Ok((one(service, stream, id, &Viewer::from(&meta.actor))?, outcome))
+}
+
+/// The streams a correction links and unlinks: for a coalition campaign, the battles its
+/// state links before (`before`) and after (`after`) the correction, as (opened, dropped).
+/// Other streams link none.
+fn relinked(before: &dyn herald_domain::AnyState, after: &dyn herald_domain::AnyState) -> (Vec<String>, Vec<String>) {
+    let battles = |state: &dyn herald_domain::AnyState| -> std::collections::BTreeSet<String> {
+        state.as_any().downcast_ref::<CampaignState>().map(|c| c.battles.keys().cloned().collect()).unwrap_or_default()
+    };
+    let (before, after) = (battles(before), battles(after));
+    (after.difference(&before).cloned().collect(), before.difference(&after).cloned().collect())
 }
 
 /// The command types of a filing and a ruling, as stored.
@@ -594,6 +637,8 @@ pub fn carry(
         change: Some(serde_json::to_value(change).map_err(ApiError::internal)?),
         corrected_state: Some(serde_json::from_str(&state).map_err(ApiError::internal)?),
         carried_from: Some(from.clone()),
+        streams_opened: relinked(entry.state.as_ref(), ran.state.as_ref()).0,
+        streams_dropped: relinked(entry.state.as_ref(), ran.state.as_ref()).1,
     };
     let ruled = CommandMeta { idempotency_key: Some(format!("carry-ruling:{from}")), ..system };
     let announced = announcements(&ran, &ruled);

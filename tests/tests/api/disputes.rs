@@ -908,3 +908,79 @@ async fn crash_child_rules_a_campaign_battle() {
     .await;
     panic!("the server did not crash at dispute.before_carry");
 }
+
+/// A correction of a campaign adjudication that announces a battle the record did not opens its
+/// stream (as the adjudication would have); one that no longer announces a battle leaves that
+/// stream as it is and says so (`streams_dropped`): the log is never rewritten.
+#[tokio::test]
+async fn a_corrected_adjudication_opens_the_battle_it_announces_and_names_the_one_it_drops() {
+    let app = spawn_app().await;
+    let cast = Cast::issue(&app).await;
+    let (id, stream) = crate::campaign::create(&app, &cast).await;
+    let first =
+        crate::campaign::turn(&app, &cast, &id, &[("alice", "Sai Rei: 5E > 6E"), ("bob", "Plague Host: 9E > 8E")])
+            .await;
+    assert!(crate::campaign::events_of(&first, "coalition.BattleAnnounced").is_empty(), "{first:#}");
+    let moved = crate::campaign::events_of(&first, "coalition.MovementAdjudicated")[0]["version"].as_u64().expect("v");
+    let events = stream_events(&app, &stream, Some(&cast.judge)).await;
+    let posted = events
+        .iter()
+        .find(|e| e["type"] == "coalition.OrdersPosted" && e["data"].to_string().contains("Sai Rei"))
+        .and_then(|e| e["version"].as_u64())
+        .expect("alice's orders");
+
+    // Alice says she wrote 8E; the judge agrees: the armies meet there.
+    let correct = |text: &'static str, claim: &'static str| {
+        let (app, cast, stream) = (&app, &cast, stream.clone());
+        async move {
+            let filed =
+                post(app, &disputes_path(&stream), Some(&cast.alice), json!({"version": moved, "claim": claim})).await;
+            assert_eq!(filed.status, 201, "{:#}", filed.body);
+            let dispute = filed.body["id"].as_str().expect("id").to_string();
+            let change = json!({"version": posted, "command": {"type": "post_orders", "text": text}});
+            let what_if = post(app, &what_if_path(&stream), Some(&cast.judge), change.clone()).await;
+            assert_eq!(what_if.status, 200, "{:#}", what_if.body);
+            let ruled = post(
+                app,
+                &format!("{}/{dispute}/ruling", disputes_path(&stream)),
+                Some(&cast.judge),
+                json!({"ruling": "corrected", "reason": claim, "what_if": change, "what_if_hash": what_if.body["hash"]}),
+            )
+            .await;
+            assert_eq!(ruled.status, 200, "{:#}", ruled.body);
+            (what_if.body, ruled.body)
+        }
+    };
+    let (report, ruled) = correct("Sai Rei: 5E > 8E", "I wrote 8E (seed 003 §3.2.2.5)").await;
+    let announced = report["diff"]
+        .as_array()
+        .expect("diff")
+        .iter()
+        .find(|d| d["what_if_type"] == "coalition.BattleAnnounced")
+        .map(|d| d["what_if"]["battle"].as_str().expect("battle").to_string())
+        .expect("the what-if announces a battle in 8E");
+    assert_eq!(ruled["ruling"]["streams_opened"], json!([announced]), "{ruled:#}");
+    assert_eq!(ruled["ruling"]["streams_dropped"], json!([]));
+    let battle_id = announced.trim_start_matches("battle-");
+    let opened = app.request("GET", &format!("/v1/battles/{battle_id}"), Some(&cast.judge), None).await;
+    assert_eq!(opened.status, 200, "the corrected adjudication's battle is opened: {:#}", opened.body);
+    let mut armies: Vec<&str> =
+        ["a", "b"].iter().map(|side| opened.body["sides"][side]["army"]["name"].as_str().expect("army")).collect();
+    armies.sort_unstable();
+    assert_eq!(armies, ["Plague Host", "Sai Rei"]);
+
+    // A second ruling reads the orders as 7E after all: no battle. Its stream stays as it is.
+    let (_, ruled) = correct("Sai Rei: 5E > 7E", "on reflection I wrote 7E").await;
+    assert_eq!(ruled["ruling"]["streams_dropped"], json!([announced]), "{ruled:#}");
+    assert_eq!(ruled["ruling"]["streams_opened"], json!([]));
+    let kept = app.request("GET", &format!("/v1/battles/{battle_id}"), Some(&cast.judge), None).await;
+    assert_eq!(kept.status, 200);
+    let listed = app.request("GET", &disputes_path(&stream), None, None).await;
+    assert_eq!(listed.body["disputes"][1]["ruling"]["streams_dropped"], json!([announced]));
+    let verify = app.request("GET", &format!("/v1/streams/{stream}/verify"), Some(&cast.judge), None).await;
+    assert_eq!(verify.body["result"], "verified", "{:#}", verify.body);
+    // The campaign goes on without the dropped battle.
+    let second = crate::campaign::turn(&app, &cast, &id, &[]).await;
+    assert!(!second.to_string().contains(&announced), "{second:#}");
+    app.stop().await;
+}
