@@ -44,32 +44,34 @@ call POST "$JUDGE" "/v1/battles/$ID/strategy-bonuses" '{"side": "b", "bonus": 4}
 call POST "$JUDGE" "/v1/battles/$ID/resolve" '{}' | jq -c '{version, winner: (.events[] | select(.type == "coalition.BattleResolved") | .data.winner)}'
 echo "battle $B; side a's bonus is event $V"
 
-step "Bob disputes side a's bonus (POST /v1/streams/$B/disputes)"
-FILED=$(call POST "$BOB" "/v1/streams/$B/disputes" \
-  "{\"version\": $V, \"claim\": \"Side a never mentions the ridge: its bonus should be 0, not 7.\"}")
+# From here on, the requests as docs/API.md "Disputes" shows them (plain curl; -f fails the
+# script on any error answer).
+J='Content-Type: application/json'
+step "Bob disputes side a's bonus"
+FILED=$(curl -sSf -X POST $H/v1/streams/$B/disputes -H "Authorization: Bearer $BOB" -H "$J" \
+  -d '{"version": '$V', "claim": "Side a never mentions the ridge: its bonus should be 0, not 7."}')
 echo "$FILED" | jq -c '{id, status, version, filed_by}'
 D=$(echo "$FILED" | jq -r .id)
 
 step "Everyone sees the dispute; the judge also sees the contested event, its command, dice and rule"
-call GET "" "/v1/streams/$B/disputes" | jq -c '.disputes[] | {id, status, claim}'
-call GET "$JUDGE" "/v1/streams/$B/disputes/$D" | jq -c '.contested | {event_type, command: .command.command, rule}'
+curl -sSf $H/v1/streams/$B/disputes | jq -c '.disputes[] | {id, status, claim}'
+curl -sSf $H/v1/streams/$B/disputes/$D -H "Authorization: Bearer $JUDGE" | jq -c '.contested | {event_type, command: .command.command, rule}'
 
 step "The judge's what-if: the same command with the bonus read as 0 (writes nothing)"
-CHANGE="{\"version\": $V, \"command\": {\"type\": \"assign_strategy_bonus\", \"side\": \"a\", \"bonus\": 0}}"
-WHATIF=$(call POST "$JUDGE" "/v1/streams/$B/what-if" "$CHANGE")
-echo "$WHATIF" | jq -c '{hash, differs, first_difference: .first_difference.version,
-  recorded: .recorded.summary.winner, what_if: .what_if.summary.winner, differing_events: (.diff | length)}'
+CHANGE='{"version": '$V', "command": {"type": "assign_strategy_bonus", "side": "a", "bonus": 0}}'
+WHATIF=$(curl -sSf -X POST $H/v1/streams/$B/what-if -H "Authorization: Bearer $JUDGE" -H "$J" -d "$CHANGE")
+echo "$WHATIF" | jq -c '{hash, differs, first_difference: .first_difference.version, recorded: .recorded.summary.winner, what_if: .what_if.summary.winner, differing_events: (.diff | length)}'
 HASH=$(echo "$WHATIF" | jq -r .hash)
-echo "$WHATIF" | jq -c '.inputs' | tr -d '\n' | sha256sum | cut -d' ' -f1   # the hash is sha256 of its inputs
+echo "$WHATIF" | jq -j -c .inputs | sha256sum   # the hash is the SHA-256 of its inputs
 
 step "The judge rules corrected: the battle continues from the what-if's state"
-call POST "$JUDGE" "/v1/streams/$B/disputes/$D/ruling" \
-  "{\"ruling\": \"corrected\", \"reason\": \"no ridge in the strategy\", \"what_if\": $CHANGE, \"what_if_hash\": \"$HASH\"}" \
+curl -sSf -X POST $H/v1/streams/$B/disputes/$D/ruling -H "Authorization: Bearer $JUDGE" -H "$J" \
+  -d '{"ruling": "corrected", "reason": "no ridge in the strategy", "what_if": '"$CHANGE"', "what_if_hash": "'$HASH'"}' \
   | jq -c '{status, ruling: .ruling | {ruling, what_if_hash, version}}'
-call GET "$JUDGE" "/v1/battles/$ID" | jq -c '{status, winner}'
+curl -sSf $H/v1/battles/${B#battle-} -H "Authorization: Bearer $JUDGE" | jq -c '{status, winner}'
 
 step "verify stays verified and lists the ruling"
-call GET "" "/v1/streams/$B/verify" | jq -c '{result, rulings: [.rulings[] | {dispute, ruling, what_if_hash}]}'
+curl -sSf $H/v1/streams/$B/verify | jq -c '{result, rulings: [.rulings[] | {dispute, ruling, what_if_hash}]}'
 
 step "An outsider (no token) re-runs the what-if once the seed is revealed: the same hash"
-call POST "" "/v1/streams/$B/what-if" "$CHANGE" | jq -r .hash
+curl -sSf -X POST $H/v1/streams/$B/what-if -H "$J" -d "$CHANGE" | jq -r .hash
