@@ -436,7 +436,8 @@ impl Service {
 
     /// Complete every consequence the rules want the service to append that a crash may have
     /// left undone (start-up runs it before serving): every battle that has ended gets its seed
-    /// revealed, every battle a campaign announced gets its stream. Returns how many were done.
+    /// revealed, every battle a campaign announced gets its stream, every battle's correction is
+    /// carried to the campaign that applied its result. Returns how many were done.
     pub fn complete_follow_ups(&self) -> Result<usize, ApiError> {
         let mut done = 0;
         for kind in [StreamKind::Battle, StreamKind::Campaign] {
@@ -461,6 +462,9 @@ impl Service {
                     }
                 }
                 if entry.state_as::<herald_domain::coalition::campaign::CampaignState>().is_some() {
+                    // A battle's correction not yet carried here, then every battle it (or any
+                    // adjudication) announced and no stream exists for.
+                    done += disputes::complete_carries(self, &stream)?;
                     done += campaign::open_missing_battles(self, &stream)?;
                 }
             }
