@@ -4,7 +4,7 @@
 // live updates while the battle goes on. Nothing here names a ruleset: the picture's file name
 // comes from `GET /v1/rulesets`, the view is drawn generically.
 
-import { getAll, getJSON, getText, postJSON, streamEvents, rulesetList } from './api.js';
+import { getAll, getJSON, getText, streamEvents, rulesetList } from './api.js';
 import { h, fill, problem, value, svg, when, die } from './render.js';
 import { title, summary, headline, commands, actor, actorOf, diceIn } from './describe.js';
 import { timeline } from './timeline.js';
@@ -13,6 +13,7 @@ import { follow } from './live.js';
 import { headPosition } from './home.js';
 import { setParams } from './route.js';
 import { sheetView, namesIn } from './sheet.js';
+import { disputesSection } from './disputes.js';
 
 export async function mount(main, id, params) {
   const stream = id.startsWith('battle-') ? id : `battle-${id}`;
@@ -25,12 +26,14 @@ export async function mount(main, id, params) {
   const line = listing.find((b) => b.stream === stream);
   let events = await streamEvents(stream);
   let report = verifyEvents(events);
-  // Disputes and rulings (docs/API.md "Disputes"): listed, their events marked in the list.
-  let disputes = [];
-  const loadDisputes = async () => {
-    try { disputes = (await getJSON(`/v1/streams/${stream}/disputes`)).disputes ?? []; } catch { disputes = []; }
-  };
-  await loadDisputes();
+  // Disputes and rulings (docs/API.md "Disputes"): listed, their events marked in the list, a
+  // ruling's what-if beside the record as it stood when ruled on (disputes.js).
+  const disputes = disputesSection({
+    stream,
+    viewAt: (version) => getJSON(`/v1/battles/${battleId}?at=${version}`),
+    goTo: (version) => { scrubber.stop(); scrubber.set(version); },
+  });
+  await disputes.load();
   let suppliedSeed = '';
 
   const heading = h('h1', {}, line?.participants?.join(' vs ') || stream);
@@ -42,8 +45,6 @@ export async function mount(main, id, params) {
   const dicePanel = h('section', { class: 'dice-panel', tabindex: 0, 'aria-label': 'dice, checked in this browser' });
   const statePanel = h('section', { class: 'state', tabindex: 0, 'aria-label': 'the battle at this step' });
   const eventList = h('section', { class: 'event-list' });
-  const disputePanel = h('section', { class: 'disputes' });
-  const whatIfPanel = h('section', { class: 'what-if' });
   let requested = 0;
 
   const writeStatus = () => fill(status,
@@ -143,7 +144,7 @@ export async function mount(main, id, params) {
         h('ul', {}, group.events.map((event) => {
           const dice = report.draws.filter((d) => d.version === event.version);
           const bad = dice.some((d) => d.verified === false);
-          const disputed = disputes.filter((d) => d.version === event.version);
+          const disputed = disputes.of(event.version);
           return h('li', { dataset: { version: event.version }, class: [bad ? 'bad' : '', disputed.length ? 'disputed' : ''].join(' ').trim() },
             h('a', { href: '#', onclick: (e) => { e.preventDefault(); scrubber.stop(); scrubber.set(event.version); } },
               `${event.version}. ${title(event.type)}`),
@@ -210,57 +211,19 @@ export async function mount(main, id, params) {
     if (first) first.scrollIntoView({ block: 'nearest' });
   };
 
-  // One side of a what-if: the ruleset's summary and view, drawn generically.
-  const endState = (label, end) => h('div', { class: 'end-state' },
-    h('h3', {}, `${label} (version ${end.version})`),
-    end.summary ? h('p', {}, `${end.summary.status}${end.summary.winner ? ` · winner ${end.summary.winner}` : ''}`) : null,
-    value(end.view));
-
-  const showWhatIf = async (dispute) => {
-    fill(whatIfPanel, h('p', { class: 'muted' }, 'Running the what-if…'));
-    try {
-      const result = await postJSON(`/v1/streams/${stream}/what-if`, dispute.ruling.change);
-      fill(whatIfPanel,
-        h('h2', {}, `What-if beside the record: dispute on version ${dispute.version}`),
-        h('p', {}, result.hash === dispute.ruling.what_if_hash
-          ? `Hash ${result.hash} ✓ the one the ruling rests on.`
-          : `Hash ${result.hash} — the ruling names ${dispute.ruling.what_if_hash ?? 'none'}.`),
-        h('div', { class: 'what-if-sides' }, endState('The record', result.recorded), endState('The what-if', result.what_if)),
-        h('h3', {}, `${result.diff.length} events differ`),
-        h('ol', { class: 'what-if-diff' }, result.diff.map((d) => h('li', {},
-          `${d.version ?? '—'}: ${title(d.recorded_type ?? '')} → ${title(d.what_if_type ?? '')} `,
-          h('span', { class: 'muted' }, d.fields.map((f) => `${f.path}: ${JSON.stringify(f.stored)} → ${JSON.stringify(f.replayed)}`).join('; '))))),
-        result.refusals.length ? h('p', {}, `Refused in the what-if: ${result.refusals.map((r) => `${r.version} ${r.code}`).join(', ')}`) : null);
-    } catch (error) {
-      fill(whatIfPanel, problem(error));
-    }
-  };
-
-  const renderDisputes = () => {
-    if (!disputes.length) { fill(disputePanel); return; }
-    fill(disputePanel, h('h2', {}, 'Disputes'),
-      h('ul', { class: 'dispute-list' }, disputes.map((d) => h('li', { class: d.status, dataset: { dispute: d.id } },
-        h('a', { href: '#', onclick: (e) => { e.preventDefault(); scrubber.stop(); scrubber.set(d.version); } }, `version ${d.version}`),
-        ` · ${d.status} · `, h('q', {}, d.claim), h('span', { class: 'muted' }, ` (${actor(d.filed_by.id)}, ${when(d.filed_at)})`),
-        d.ruling ? h('p', {}, `Ruled ${d.ruling.ruling}: ${d.ruling.reason}`,
-          d.ruling.what_if_hash ? h('span', { class: 'muted' }, ` · what-if ${d.ruling.what_if_hash.slice(0, 16)}…`) : null) : null,
-        d.ruling?.change ? h('button', { type: 'button', onclick: () => showWhatIf(d) }, 'Show the what-if beside the record') : null))),
-      whatIfPanel);
-  };
-
   const refresh = () => {
     report = verifyEvents(events, { seed: suppliedSeed || undefined });
     writeStatus();
     renderDice();
     renderList();
-    renderDisputes();
+    disputes.render();
   };
 
   fill(main,
     h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All campaigns and battles'), ' › battle'),
     heading, status, scrubber.element,
     h('div', { class: 'battle-grid' }, h('div', { class: 'stage' }, picture, eventPanel, sheetPanel), h('div', { class: 'side' }, dicePanel, statePanel)),
-    disputePanel, eventList);
+    disputes.element, eventList);
   refresh();
   show(scrubber.value);
 
@@ -271,7 +234,7 @@ export async function mount(main, id, params) {
     pending = setTimeout(async () => {
       try {
         events = await streamEvents(stream);
-        await loadDisputes();
+        await disputes.load();
         const [fresh] = await Promise.all([getAll('/v1/battles')]);
         Object.assign(line ?? {}, fresh.find((b) => b.stream === stream) ?? {});
         refresh();

@@ -12,6 +12,7 @@ import { headPosition } from './home.js';
 import { setParams } from './route.js';
 import { clampAt } from './battle.js';
 import { verifyCampaign } from './dice/campaign.js';
+import { disputesSection } from './disputes.js';
 
 /** Every draw of a stream's dice ledger, each naming its key, following `next` page by page. */
 export async function ledgerDraws(stream) {
@@ -62,6 +63,13 @@ export async function mount(main, id, params) {
   const reportPanel = h('section', { class: 'report-panel' });
   const dicePanel = h('section', { class: 'dice-panel', tabindex: 0, 'aria-label': 'dice, checked in this browser' });
   let requested = 0;
+  // The round's disputes (a movement adjudication, a bump, a sanction, a battle's carried
+  // correction) and a ruling's what-if beside the record as it stood when ruled on.
+  const disputes = disputesSection({
+    stream,
+    viewAt: (version) => getJSON(`/v1/campaigns/${campaignId}?at=${version}`),
+    goTo: (version) => { scrubber.stop(); scrubber.set(version); },
+  });
 
   const scrubber = timeline({
     max: Math.max(0, events.length - 1),
@@ -234,9 +242,11 @@ export async function mount(main, id, params) {
     h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'All campaigns and battles'), ' › campaign · ',
       h('a', { href: `#/campaigns/${campaignId}/audit` }, 'audit')),
     heading, status, scrubber.element, eventLine,
-    h('div', { class: 'campaign-grid' }, mapBox, h('div', { class: 'side' }, armyPanel, reportPanel, dicePanel)));
+    h('div', { class: 'campaign-grid' }, mapBox, h('div', { class: 'side' }, armyPanel, reportPanel, dicePanel)),
+    disputes.element);
   show(scrubber.value);
   renderDice();
+  disputes.load().then(disputes.render);
 
   let pending = null;
   const stopLive = follow(from, (event) => {
@@ -247,6 +257,8 @@ export async function mount(main, id, params) {
         events = await streamEvents(stream);
         scrubber.extend(events.length - 1, turnMarks(events));
         renderDice();
+        await disputes.load();
+        disputes.render();
       } catch { /* the next event retries */ }
     }, 200);
   }, (state) => live.classList.toggle('off', state !== 'live'));

@@ -42,6 +42,8 @@ pub enum Ruling {
 }
 
 /// A dispute command, as the service builds it (never a client's body as is).
+// A ruling is decoded once per command and never kept in bulk: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum DisputeCommand {
@@ -77,10 +79,20 @@ pub enum DisputeCommand {
         /// ruling carried to its campaign): that stream and its dispute.
         #[serde(default)]
         carried_from: Option<String>,
+        /// Streams the corrected state links that the stream's state did not (a corrected
+        /// campaign adjudication that announces other battles): the service opens them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        streams_opened: Vec<String>,
+        /// Streams the stream's state linked that the corrected state no longer does: they stay in
+        /// the log as they are (nothing is rewritten), and nothing reads their outcome again.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        streams_dropped: Vec<String>,
     },
 }
 
 /// A dispute event.
+// Decoded one event at a time (folding, listing), never kept in bulk.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum DisputeEvent {
@@ -117,6 +129,14 @@ pub enum DisputeEvent {
         /// The stream and dispute a carried correction came from.
         #[serde(default)]
         carried_from: Option<String>,
+        /// Streams the corrected state links that the state before did not (opened by the
+        /// service: a corrected adjudication's new battles).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        streams_opened: Vec<String>,
+        /// Streams the state before linked that the corrected state does not (left as they are,
+        /// their outcome never read again: a battle the corrected adjudication does not announce).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        streams_dropped: Vec<String>,
         /// The judge who ruled.
         by: Actor,
     },
@@ -164,6 +184,8 @@ pub fn decide(command: &DisputeCommand, actor: &Actor) -> Result<DisputeEvent, R
             change,
             corrected_state,
             carried_from,
+            streams_opened,
+            streams_dropped,
         } => {
             if !(actor.is_judge() || actor.role == crate::Role::System) {
                 return Err(RuleError::forbidden(
@@ -187,6 +209,8 @@ pub fn decide(command: &DisputeCommand, actor: &Actor) -> Result<DisputeEvent, R
                 change: change.clone(),
                 corrected_state: if *ruling == Ruling::Corrected { corrected_state.clone() } else { None },
                 carried_from: carried_from.clone(),
+                streams_opened: if *ruling == Ruling::Corrected { streams_opened.clone() } else { Vec::new() },
+                streams_dropped: if *ruling == Ruling::Corrected { streams_dropped.clone() } else { Vec::new() },
                 by: actor.clone(),
             })
         }
@@ -233,6 +257,8 @@ mod tests {
             change: None,
             corrected_state: hash.map(|_| serde_json::json!({})),
             carried_from: None,
+            streams_opened: Vec::new(),
+            streams_dropped: Vec::new(),
         };
         let alice = Actor::player("token:a", "alice");
         let judge = Actor::new("token:j", crate::Role::Judge);

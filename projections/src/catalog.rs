@@ -16,7 +16,7 @@ use std::sync::{Arc, RwLock};
 
 use chrono::{DateTime, Utc};
 use herald_domain::{registry, AnyRuleset, AnyState, StreamKind};
-use herald_store::{EventRef, EventStore, StoreError};
+use herald_store::{EventRef, EventStore, RecordedEvent, StoreError};
 
 /// One stream's folded state, the ruleset that folds it and the version it is folded to.
 #[derive(Clone)]
@@ -135,6 +135,34 @@ impl Catalog {
     pub fn catch_up_through(&self, store: &dyn EventStore, position: u64) -> Result<(), StoreError> {
         if self.folded() > position {
             return Ok(());
+        }
+        self.catch_up(store).map(drop)
+    }
+
+    /// Fold a command's own events, as its append returned them, without reading them back from
+    /// the store when they come next in `$all` (issue 29: the command path read back what it had
+    /// just written). When another writer's events come between the checkpoint and them, the
+    /// catalog catches up from the log instead, so events are still folded exactly once and in
+    /// commit order; when a concurrent catch-up already folded them, nothing is done.
+    pub fn fold_appended(&self, store: &dyn EventStore, events: &[RecordedEvent]) -> Result<(), StoreError> {
+        let Some(last) = events.last() else { return self.catch_up(store).map(drop) };
+        if self.folded() > last.position {
+            return Ok(());
+        }
+        let contiguous = events.windows(2).all(|pair| pair[0].position + 1 == pair[1].position);
+        {
+            let mut inner = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let next = inner.checkpoint.map_or(0, |position| position + 1);
+            if next > last.position {
+                return Ok(());
+            }
+            if contiguous && next == events[0].position {
+                for event in events {
+                    inner.fold(&event.as_ref());
+                }
+                self.folded.store(last.position + 1, Ordering::Release);
+                return Ok(());
+            }
         }
         self.catch_up(store).map(drop)
     }

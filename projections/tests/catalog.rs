@@ -191,3 +191,27 @@ fn a_catch_up_through_a_position_folds_up_to_it_and_no_further_work_once_past() 
     assert_eq!(live.folded(), 3);
     assert_eq!(live.entry(COALITION_STREAM).map(|entry| entry.version), Some(2));
 }
+
+#[test]
+fn a_commands_own_events_are_folded_as_appended_and_a_gap_is_caught_up_from_the_log() {
+    let (store, _dir) = store();
+    let live = Catalog::new();
+    let first = append(&store, COALITION_STREAM, vec![coalition_entropy()]);
+    let second = append(&store, COALITION_STREAM, vec![coalition_entropy()]);
+    // Next in `$all`: folded from what the append returned, the log is not read (the second
+    // event, already in the store, stays unfolded).
+    live.fold_appended(&store, &first).unwrap();
+    assert_eq!(live.folded(), 1);
+    assert_eq!(live.entry(COALITION_STREAM).map(|entry| entry.version), Some(0));
+    live.fold_appended(&store, &second).unwrap();
+    assert_eq!(live.folded(), 2);
+    // Another writer's event came between: caught up from the log, in commit order.
+    let theirs = append(&store, COALITION_STREAM, vec![coalition_entropy()]);
+    let mine = append(&store, COALITION_STREAM, vec![coalition_entropy()]);
+    live.fold_appended(&store, &mine).unwrap();
+    assert_eq!(live.folded(), 4);
+    // Folded already: nothing happens.
+    live.fold_appended(&store, &theirs).unwrap();
+    assert_eq!(live.folded(), 4);
+    assert!(Catalog::rebuild(&store).unwrap().same_as(&live));
+}

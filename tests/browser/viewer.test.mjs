@@ -440,7 +440,7 @@ test("a battle's disputes are listed, the disputed event marked, and the ruling'
   const dispute = await call('POST', `/v1/streams/${stream}/disputes`, bob, { version, claim: 'A shield wall is no plan: 2, not 8.' });
   const change = { version, command: { type: 'assign_strategy_bonus', side: 'a', bonus: 2 } };
   const whatIf = await call('POST', `/v1/streams/${stream}/what-if`, judge, change);
-  await call('POST', `/v1/streams/${stream}/disputes/${dispute.id}/ruling`, judge,
+  const ruled = await call('POST', `/v1/streams/${stream}/disputes/${dispute.id}/ruling`, judge,
     { ruling: 'corrected', reason: 'graded again', what_if: change, what_if_hash: whatIf.hash });
 
   const page = await open(`#/battles/${stream}`);
@@ -451,6 +451,14 @@ test("a battle's disputes are listed, the disputed event marked, and the ruling'
   await page.locator('.what-if-sides .end-state').nth(1).waitFor();
   assert.equal(await page.locator('.what-if-sides .end-state').count(), 2, 'the record and the what-if');
   assert.match(await page.locator('.what-if').textContent(), /the one the ruling rests on/);
+  // The record is the battle as it stood when the judge ruled (uncorrected), not the battle now.
+  const [record, what] = [page.locator('.what-if-sides .end-state').nth(0), page.locator('.what-if-sides .end-state').nth(1)];
+  assert.match(await record.locator('h3').textContent(), new RegExp(`version ${ruled.ruling.version - 1}\\)`));
+  assert.match(await record.locator('.end-summary').textContent(), new RegExp(`winner ${whatIf.recorded.view.winner}$`));
+  assert.match(await what.locator('.end-summary').textContent(), new RegExp(`winner ${whatIf.what_if.summary.winner}$`));
+  const now = await call('GET', b, judge);
+  assert.equal(now.winner, whatIf.what_if.view.winner, 'the battle now is the what-if');
+  assert.notEqual(await record.textContent(), await what.textContent(), 'the record column is not the corrected battle');
   await shot(page, '10-dispute.png');
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -639,4 +647,54 @@ test('every page type is usable at a phone width of 390 px, with no sideways scr
     assert.ok(widths.page <= widths.view && widths.body <= widths.view, `${name}: ${JSON.stringify(widths)}`);
     await page.close();
   }
+});
+
+test("a campaign's disputes are listed, and a corrected sanction's what-if shown beside the record as ruled on", async () => {
+  const { call, judge, bob } = data;
+  const army = (name, team, controller, creature, colors, square) => ({
+    army: { name, team, rank: 'cpl_lt_commander', creator: null, colors: team === 'coalition' ? ['red', 'green', 'blue'] : [], legend: null,
+      troops: [{ creature, colors, power: 1, toughness: 1, slot: 0, full: 5000, troops: 4000 }] },
+    controllers: [controller], start: { by: 'square', square },
+  });
+  const created = await call('POST', '/v1/campaigns', judge, {
+    name: 'Disputed round', map: { bounds: { columns: 14, rows: 38 }, default_terrain: 'plains' },
+    armies: [army('Sai Rei', 'coalition', 'alice', 'Kris Mage', ['red'], '5E'),
+      army('Plague Host', 'phyrexia', 'bob', 'Phyrexian Broodling', ['black'], '9E')],
+    options: { enforce_army_counts: false, enforce_site_counts: false },
+  });
+  const stream = created.stream;
+  const c = `/v1/campaigns/${stream.replace(/^campaign-/, '')}`;
+  await call('POST', `${c}/turns`, judge, { deadline: '2030-12-01T05:00:00Z' });
+  const sanctioned = await call('POST', `${c}/sanctions`, judge, { player: 'bob', army: 'Plague Host', severity: 2, reason: 'late orders' });
+  const version = sanctioned.events.find((e) => e.type === 'coalition.SanctionImposed').version;
+  const dispute = await call('POST', `/v1/streams/${stream}/disputes`, bob, { version, claim: 'A minute late: a reprimand, not troops.' });
+  const change = { version, command: { type: 'impose_sanction', player: 'bob', army: 'Plague Host', severity: 0, reason: 'late orders' } };
+  const whatIf = await call('POST', `/v1/streams/${stream}/what-if`, judge, change);
+  const ruled = await call('POST', `/v1/streams/${stream}/disputes/${dispute.id}/ruling`, judge,
+    { ruling: 'corrected', reason: 'a reprimand', what_if: change, what_if_hash: whatIf.hash });
+
+  const page = await open(`#/campaigns/${stream}`);
+  await page.locator('.disputes .dispute-list li').first().waitFor();
+  const listed = await page.locator('.disputes .dispute-list li').first().textContent();
+  assert.match(listed, /corrected.*A minute late.*bob \(player\).*Ruled corrected by judge/);
+  assert.ok(!listed.includes('token:'), listed);
+  // The round's keys are sealed until it closes: the public is told only a judge may run it.
+  await page.getByRole('button', { name: 'Show the what-if beside the record' }).click();
+  await page.locator('.what-if', { hasText: 'only a judge' }).waitFor();
+  await page.locator('#token').fill(judge);
+  await page.locator('#token-form button').click();
+  await page.locator('#whoami', { hasText: 'judge' }).waitFor();
+  await page.getByRole('button', { name: 'Show the what-if beside the record' }).click();
+  await page.locator('.what-if-sides .end-state').nth(1).waitFor();
+  assert.equal(await page.locator('.what-if-sides .end-state').count(), 2, 'the record and the what-if');
+  assert.match(await page.locator('.what-if').textContent(), /the one the ruling rests on/);
+  const record = page.locator('.what-if-sides .end-state').nth(0);
+  assert.match(await record.locator('h3').textContent(), new RegExp(`version ${ruled.ruling.version - 1}\\)`));
+  assert.notEqual(await record.textContent(), await page.locator('.what-if-sides .end-state').nth(1).textContent());
+  await shot(page, '11-campaign-dispute.png');
+  await page.locator('#token').fill('');
+  await page.locator('#token-form button').click();
+  await page.locator('#whoami', { hasText: 'public view' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });

@@ -260,8 +260,13 @@ pub fn open_missing_battles(service: &Service, stream: &str) -> Result<usize, Ap
         let Some(next) = oldest.checked_sub(1) else { break };
         from = next;
     }
-    let opened = announcements.len();
+    let mut opened = announcements.len();
     open_battles(service, stream, &announcements)?;
+    if opened < missing.len() {
+        // Battles no event of the log announces: a correction's what-if did (the state a
+        // correction carries links them); a crash came between the ruling and their opening.
+        opened += super::disputes::open_corrected_battles(service, stream)?.len();
+    }
     Ok(opened)
 }
 
@@ -270,16 +275,49 @@ pub fn open_missing_battles(service: &Service, stream: &str) -> Result<usize, Ap
 /// under the key `open-battle:<battle>`, with the announcement's time, so opening it again after
 /// a crash or a retry gives the same battle.
 fn open_battles(service: &Service, stream: &str, events: &[RecordedEvent]) -> Result<(), ApiError> {
+    let announced: Vec<Announcement> = events
+        .iter()
+        .filter_map(|event| {
+            let decoded = event.data.decode::<CampaignEvent>().ok()?;
+            Some(Announcement {
+                event: decoded,
+                recorded_at: event.recorded_at,
+                correlation_id: event.correlation_id.clone(),
+            })
+        })
+        .collect();
+    open_announced(service, stream, &announced).map(drop)
+}
+
+/// A battle announcement and when its command was recorded: from the log, or from the what-if a
+/// correction rests on (the battles a corrected adjudication announces).
+#[derive(Debug, Clone)]
+pub struct Announcement {
+    /// The campaign's event (only `coalition.BattleAnnounced` opens anything).
+    pub event: CampaignEvent,
+    /// When the adjudication that announced it was recorded.
+    pub recorded_at: chrono::DateTime<chrono::Utc>,
+    /// The request it came from.
+    pub correlation_id: Option<String>,
+}
+
+/// Open the stream of every automatic battle among `announced` that has none yet, as
+/// [`open_battles`] does; answers the battles opened.
+pub fn open_announced(service: &Service, stream: &str, announced: &[Announcement]) -> Result<Vec<String>, ApiError> {
     let state = campaign_state(service, stream)?;
     let root = service
         .sealed_seed(stream)?
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sealed seed of {stream} is missing")))?;
-    for event in events {
-        let Ok(CampaignEvent::BattleAnnounced { battle, square, sides, attack, automatic: true, .. }) =
-            event.data.decode::<CampaignEvent>()
+    let mut opened = Vec::new();
+    for event in announced {
+        let CampaignEvent::BattleAnnounced { battle, square, sides, attack, automatic: true, .. } = event.event.clone()
         else {
             continue;
         };
+        // Only a battle the campaign still links (a later correction may have dropped it).
+        if !state.battles.contains_key(&battle) {
+            continue;
+        }
         if service.store().stream_version(&battle)?.is_some() {
             continue;
         }
@@ -323,6 +361,7 @@ fn open_battles(service: &Service, stream: &str, events: &[RecordedEvent]) -> Re
             scope: crate::auth::Scope::Host,
         };
         service.execute_as::<CoalitionBattle>(&battle, &create, open)?;
+        opened.push(battle);
     }
-    Ok(())
+    Ok(opened)
 }

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use herald_domain::{
     coalition::{
         battle::state::BattleState,
-        campaign::{CampaignCommand, CampaignState},
+        campaign::{CampaignCommand, CampaignEvent, CampaignState},
     },
     dispute::{self, DisputeCommand, DisputeEvent, Ruling},
     Actor, RuleError, Viewer,
@@ -89,6 +89,16 @@ pub struct RulingRecord {
     /// Streams the correction was carried to (a battle's campaign).
     #[serde(default)]
     pub carried_to: Vec<String>,
+    /// Streams the corrected state links that the state before did not: the battles a corrected
+    /// campaign adjudication announces that the record did not, opened by the service.
+    #[serde(default)]
+    pub streams_opened: Vec<String>,
+    /// Streams the state before linked that the corrected state does not: battles the corrected
+    /// adjudication no longer announces. They stay in the log as they are (it is never
+    /// rewritten and a battle has no "void" event); the campaign no longer links them, so their
+    /// results are never read or applied (docs/adr/0004-disputes-and-corrections.md).
+    #[serde(default)]
+    pub streams_dropped: Vec<String>,
 }
 
 /// The contested event as a judge sees it.
@@ -153,9 +163,21 @@ pub fn file(
     }
     let id = uuid::Uuid::now_v7().to_string();
     let viewer = Viewer::from(&meta.actor);
-    let command = DisputeCommand::FileDispute { dispute: id.clone(), version, claim };
-    let outcome =
-        service.execute(entry.ruleset, stream, serde_json::to_value(&command).map_err(ApiError::internal)?, meta)?;
+    // A retry (same Idempotency-Key) is answered as the first time: the dispute's id is chosen
+    // here, so the command would differ from the stored one and be refused as another request.
+    let same = {
+        let claim = Value::String(claim.clone());
+        move |command: &Value| {
+            command.get("version") == Some(&Value::from(version)) && command.get("claim") == Some(&claim)
+        }
+    };
+    let outcome = match replayed(service, &meta, stream, FILE_TYPE, &same)? {
+        Some(outcome) => outcome,
+        None => {
+            let command = DisputeCommand::FileDispute { dispute: id.clone(), version, claim };
+            service.execute(entry.ruleset, stream, serde_json::to_value(&command).map_err(ApiError::internal)?, meta)?
+        }
+    };
     let filed_id = outcome
         .events
         .iter()
@@ -188,7 +210,16 @@ pub fn list(service: &Service, stream: &str, viewer: &Viewer) -> Result<Vec<Disp
                 contested: None,
             }),
             Ok(DisputeEvent::DisputeRuled {
-                dispute, ruling, reason, what_if_hash, change, carried_from, by, ..
+                dispute,
+                ruling,
+                reason,
+                what_if_hash,
+                change,
+                carried_from,
+                streams_opened,
+                streams_dropped,
+                by,
+                ..
             }) => {
                 if let Some(filed) = disputes.iter_mut().find(|d| d.id == dispute) {
                     filed.status = match ruling {
@@ -205,6 +236,8 @@ pub fn list(service: &Service, stream: &str, viewer: &Viewer) -> Result<Vec<Disp
                         version: event.version,
                         carried_from,
                         carried_to: Vec::new(),
+                        streams_opened,
+                        streams_dropped,
                     });
                 }
             }
@@ -338,6 +371,27 @@ pub fn rule(
         .into());
     }
     let judge = Viewer::from(&meta.actor);
+    // A retry (same Idempotency-Key) of a ruling is answered as the first time, and finishes
+    // what a crash may have left undone after it (the carry to a campaign, the battles a
+    // corrected adjudication announces).
+    let same = {
+        let (id, ruling, reason) = (
+            Value::from(id),
+            serde_json::to_value(request.ruling).map_err(ApiError::internal)?,
+            Value::String(request.reason.clone()),
+        );
+        move |command: &Value| {
+            command.get("dispute") == Some(&id)
+                && command.get("ruling") == Some(&ruling)
+                && command.get("reason") == Some(&reason)
+        }
+    };
+    if let Some(outcome) = replayed(service, &meta, stream, RULE_TYPE, &same)? {
+        if request.ruling == Ruling::Corrected {
+            complete_correction(service, stream, id, &meta)?;
+        }
+        return Ok((one(service, stream, id, &judge)?, outcome));
+    }
     let found = one(service, stream, id, &judge)?;
     if found.ruling.is_some() {
         return Err(
@@ -352,8 +406,11 @@ pub fn rule(
         change: None,
         corrected_state: None,
         carried_from: None,
+        streams_opened: Vec::new(),
+        streams_dropped: Vec::new(),
     };
     let mut meta = meta;
+    let mut announced = Vec::new();
     if request.ruling == Ruling::Corrected {
         let (Some(change), Some(hash)) = (request.change, request.what_if_hash) else {
             return Err(RuleError::new(
@@ -378,13 +435,23 @@ pub fn rule(
         }
         let state = entry.ruleset.save_state(ran.state.as_ref()).map_err(|e| ApiError::internal(anyhow::anyhow!(e)))?;
         let state: Value = serde_json::from_str(&state).map_err(ApiError::internal)?;
-        if let DisputeCommand::RuleDispute { what_if_hash, change: recorded, corrected_state, .. } = &mut command {
+        if let DisputeCommand::RuleDispute {
+            what_if_hash,
+            change: recorded,
+            corrected_state,
+            streams_opened,
+            streams_dropped,
+            ..
+        } = &mut command
+        {
             *what_if_hash = Some(ran.report.hash.clone());
             *recorded = Some(serde_json::to_value(&change).map_err(ApiError::internal)?);
             *corrected_state = Some(state);
+            (*streams_opened, *streams_dropped) = relinked(entry.state.as_ref(), ran.state.as_ref());
         }
         // The what-if was run on the stream as it is: nothing may come between.
         meta.expected_version = Some(ran.report.recorded.version);
+        announced = announcements(&ran, &meta);
     }
     let outcome = service.execute(
         entry.ruleset,
@@ -393,9 +460,140 @@ pub fn rule(
         meta.clone(),
     )?;
     if request.ruling == Ruling::Corrected {
+        crash_point("dispute.before_carry");
+        if !announced.is_empty() {
+            super::campaign::open_announced(service, stream, &announced)?;
+        }
         carry_correction(service, stream, id, &meta)?;
     }
     Ok((one(service, stream, id, &Viewer::from(&meta.actor))?, outcome))
+}
+
+/// The streams a correction links and unlinks: for a coalition campaign, the battles its
+/// state links before (`before`) and after (`after`) the correction, as (opened, dropped).
+/// Other streams link none.
+fn relinked(before: &dyn herald_domain::AnyState, after: &dyn herald_domain::AnyState) -> (Vec<String>, Vec<String>) {
+    let battles = |state: &dyn herald_domain::AnyState| -> std::collections::BTreeSet<String> {
+        state.as_any().downcast_ref::<CampaignState>().map(|c| c.battles.keys().cloned().collect()).unwrap_or_default()
+    };
+    let (before, after) = (battles(before), battles(after));
+    (after.difference(&before).cloned().collect(), before.difference(&after).cloned().collect())
+}
+
+/// The command types of a filing and a ruling, as stored.
+const FILE_TYPE: &str = "herald.FileDispute";
+const RULE_TYPE: &str = "herald.RuleDispute";
+
+/// The outcome of an earlier request under `meta`'s Idempotency-Key on `stream`, if one was
+/// stored (another kind of request under the key is refused, 409).
+fn replayed(
+    service: &Service,
+    meta: &CommandMeta,
+    stream: &str,
+    command_type: &str,
+    same: &dyn Fn(&Value) -> bool,
+) -> Result<Option<CommandOutcome>, ApiError> {
+    let Some(key) = meta.idempotency_key.as_deref() else { return Ok(None) };
+    service.replayed_command(&meta.actor, key, stream, command_type, same)
+}
+
+/// A crash at a named point, for the test that kills the server there
+/// (tests/tests/api/disputes.rs): with `HERALD_CRASH_AT` set to `name` the process aborts at
+/// once, with no clean-up, as a `kill -9` would leave it. Unset (always, outside that test) it
+/// does nothing.
+fn crash_point(name: &str) {
+    if std::env::var("HERALD_CRASH_AT").is_ok_and(|at| at == name) {
+        tracing::error!(point = name, "HERALD_CRASH_AT: aborting");
+        std::process::abort();
+    }
+}
+
+/// The battles a what-if announced, to open once its correction is appended.
+fn announcements(ran: &whatif::WhatIf, meta: &CommandMeta) -> Vec<super::campaign::Announcement> {
+    ran.events
+        .iter()
+        .filter_map(|(data, recorded_at)| {
+            let event = serde_json::from_value::<CampaignEvent>(data.clone()).ok()?;
+            matches!(event, CampaignEvent::BattleAnnounced { .. }).then(|| super::campaign::Announcement {
+                event,
+                recorded_at: *recorded_at,
+                correlation_id: meta.correlation_id.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Finish what follows a correction of `stream`'s dispute `id` once it is appended, where a
+/// crash left it undone: the battles a corrected adjudication announces are opened, and a
+/// battle's correction is carried to its campaign. Each step is idempotent.
+fn complete_correction(service: &Service, stream: &str, id: &str, meta: &CommandMeta) -> Result<(), ApiError> {
+    if service.catalog().entry(stream).is_some_and(|entry| entry.state_as::<CampaignState>().is_some()) {
+        open_corrected_battles(service, stream)?;
+    }
+    carry_correction(service, stream, id, meta)
+}
+
+/// Open the battles that the latest correction of `campaign` announced and that have no stream:
+/// its what-if is run again (the change is in the ruling) and its announcements opened. What a
+/// crash between a correction and the opening of its battles left undone (start-up, a retried
+/// ruling). Answers the battles opened.
+pub fn open_corrected_battles(service: &Service, campaign: &str) -> Result<Vec<String>, ApiError> {
+    let events = read_stream_to(service.store(), campaign, None)?;
+    let latest = events.iter().rev().find_map(|event| match event.data.decode::<DisputeEvent>() {
+        Ok(DisputeEvent::DisputeRuled { ruling: Ruling::Corrected, change: Some(change), .. })
+            if event.event_type == dispute::RULED =>
+        {
+            serde_json::from_value::<WhatIfChange>(change).ok()
+        }
+        _ => None,
+    });
+    let Some(change) = latest else { return Ok(Vec::new()) };
+    let asker = Asker { viewer: Viewer::from(&Actor::system()), may_use_sealed: true, max_events: whatif::MAX_EVENTS };
+    let ran = whatif::what_if(service.store(), campaign, &change, &asker)?;
+    let meta = system_meta(None);
+    super::campaign::open_announced(service, campaign, &announcements(&ran, &meta))
+}
+
+fn system_meta(idempotency_key: Option<String>) -> CommandMeta {
+    CommandMeta {
+        actor: Actor::system(),
+        recorded_at: Utc::now(),
+        idempotency_key,
+        correlation_id: None,
+        expected_version: None,
+        scope: crate::auth::Scope::Host,
+    }
+}
+
+/// Finish every carry to `campaign` that a crash left undone between a battle's correction and
+/// the campaign's (start-up runs it before serving): each battle whose result the campaign
+/// applied is read for corrections, and one whose carried ruling the campaign has not stored is
+/// carried now. Answers how many were carried.
+pub fn complete_carries(service: &Service, campaign: &str) -> Result<usize, ApiError> {
+    let Some(state) = service.catalog().entry(campaign).and_then(|entry| entry.state_as::<CampaignState>().cloned())
+    else {
+        return Ok(0);
+    };
+    let mut done = 0;
+    for (battle, _) in state.battles.iter().filter(|(_, link)| link.applied) {
+        for event in read_stream_to(service.store(), battle, None)? {
+            if event.event_type != dispute::RULED {
+                continue;
+            }
+            let Ok(DisputeEvent::DisputeRuled { dispute, ruling: Ruling::Corrected, carried_from: None, .. }) =
+                event.data.decode::<DisputeEvent>()
+            else {
+                continue;
+            };
+            let carried = format!("idem:{}:carry-ruling:{}", Actor::system().id, origin(battle, &dispute));
+            if service.store().stored_command(&carried)?.is_some() {
+                continue;
+            }
+            carry_correction(service, battle, &dispute, &system_meta(None))?;
+            done += 1;
+        }
+    }
+    Ok(done)
 }
 
 /// Carry a correction to `stream` from `origin_stream`'s dispute: file a dispute there naming
@@ -435,13 +633,17 @@ pub fn carry(
         dispute: format!("carried-{origin_dispute}"),
         ruling: Ruling::Corrected,
         reason: format!("the corrected result of {origin_stream} (ruling on {origin_dispute})"),
-        what_if_hash: Some(ran.report.hash),
+        what_if_hash: Some(ran.report.hash.clone()),
         change: Some(serde_json::to_value(change).map_err(ApiError::internal)?),
         corrected_state: Some(serde_json::from_str(&state).map_err(ApiError::internal)?),
         carried_from: Some(from.clone()),
+        streams_opened: relinked(entry.state.as_ref(), ran.state.as_ref()).0,
+        streams_dropped: relinked(entry.state.as_ref(), ran.state.as_ref()).1,
     };
     let ruled = CommandMeta { idempotency_key: Some(format!("carry-ruling:{from}")), ..system };
+    let announced = announcements(&ran, &ruled);
     service.execute(entry.ruleset, stream, serde_json::to_value(&ruling).map_err(ApiError::internal)?, ruled)?;
+    super::campaign::open_announced(service, stream, &announced)?;
     Ok(())
 }
 

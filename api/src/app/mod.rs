@@ -396,10 +396,9 @@ impl Service {
             };
             // Caught up before the stream is released, so the next command on it decides on
             // this one's result.
-            match outcome.events.iter().map(|event| event.position).max() {
-                Some(last) => self.catalog.catch_up_through(self.store.as_ref(), last)?,
-                None => drop(self.catalog.catch_up(self.store.as_ref())?),
-            }
+            // Its own events are folded as appended, not read back (unless another writer's
+            // came between).
+            self.catalog.fold_appended(self.store.as_ref(), &outcome.events)?;
             outcome
         };
         let mut outcome = outcome;
@@ -437,7 +436,8 @@ impl Service {
 
     /// Complete every consequence the rules want the service to append that a crash may have
     /// left undone (start-up runs it before serving): every battle that has ended gets its seed
-    /// revealed, every battle a campaign announced gets its stream. Returns how many were done.
+    /// revealed, every battle a campaign announced gets its stream, every battle's correction is
+    /// carried to the campaign that applied its result. Returns how many were done.
     pub fn complete_follow_ups(&self) -> Result<usize, ApiError> {
         let mut done = 0;
         for kind in [StreamKind::Battle, StreamKind::Campaign] {
@@ -462,6 +462,9 @@ impl Service {
                     }
                 }
                 if entry.state_as::<herald_domain::coalition::campaign::CampaignState>().is_some() {
+                    // A battle's correction not yet carried here, then every battle it (or any
+                    // adjudication) announced and no stream exists for.
+                    done += disputes::complete_carries(self, &stream)?;
                     done += campaign::open_missing_battles(self, &stream)?;
                 }
             }

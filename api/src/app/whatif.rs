@@ -163,6 +163,9 @@ pub struct WhatIf {
     pub state: Arc<dyn AnyState>,
     /// The stream's ruleset.
     pub ruleset: &'static dyn AnyRuleset,
+    /// Every event the what-if decided, unredacted, with the recorded time of the command that
+    /// decided it (what a correction opens from: the battles a corrected adjudication announces).
+    pub events: Vec<(Value, chrono::DateTime<chrono::Utc>)>,
 }
 
 /// Who is asking and how far they may go.
@@ -266,6 +269,7 @@ pub fn what_if(store: &dyn EventStore, stream: &str, change: &WhatIfChange, aske
     let mut state = before;
     let mut recorded_events = Vec::new();
     let mut what_if_events = Vec::new();
+    let mut decided = Vec::new();
     let mut refusals = Vec::new();
     let mut tape = Vec::new();
     let mut commands_rerun = 0;
@@ -320,7 +324,8 @@ pub fn what_if(store: &dyn EventStore, stream: &str, change: &WhatIfChange, aske
                         .map_err(|error| {
                             ApiError::internal(anyhow::anyhow!("a what-if event does not fold: {error}"))
                         })?;
-                    what_if_events.push(data);
+                    what_if_events.push(data.clone());
+                    decided.push((data, record.recorded_at));
                     if what_if_events.len() > asker.max_events {
                         return Err(bound_exceeded(what_if_events.len(), asker.max_events));
                     }
@@ -401,7 +406,7 @@ pub fn what_if(store: &dyn EventStore, stream: &str, change: &WhatIfChange, aske
         recorded: end_state(ruleset, stream, last, final_state.as_ref(), &asker.viewer),
         what_if: end_state(ruleset, stream, what_if_version, state.as_ref(), &asker.viewer),
     };
-    Ok(WhatIf { report, state, ruleset })
+    Ok(WhatIf { report, state, ruleset, events: decided })
 }
 
 /// The seeds a what-if may use, by key.

@@ -85,38 +85,57 @@ fn remember(req: &HttpRequest, record: &TokenRecord) {
     req.extensions_mut().insert(record.clone());
 }
 
+/// Whether a presented token's scope must reach the route's stream (else 403
+/// `token.out_of_scope`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    RouteInScope,
+    Anywhere,
+}
+
+type Extracted<T> = Pin<Box<dyn Future<Output = Result<T, ApiError>>>>;
+
+/// The one way the extractors take a request's token: find it, look it up if this process has
+/// not seen it, refuse it if revoked or expired, remember it for the request, and apply the
+/// extractor's [`Reach`]; `wrap` makes the extractor's value of the caller (if any), or refuses.
+fn extract<T: 'static>(
+    req: &HttpRequest,
+    reach: Reach,
+    wrap: fn(Option<Actor>) -> Result<T, ApiError>,
+) -> Extracted<T> {
+    let presented = presented(req);
+    let req = req.clone();
+    Box::pin(async move {
+        let record = principal(presented).await?;
+        if let Some(record) = &record {
+            remember(&req, record);
+            if reach == Reach::RouteInScope {
+                route_in_scope(&req, &record.scope)?;
+            }
+        }
+        wrap(record.map(|record| record.actor()))
+    })
+}
+
 impl FromRequest for Authenticated {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+    type Future = Extracted<Self>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let presented = presented(req);
-        let req = req.clone();
-        Box::pin(async move {
-            let record = principal(presented)
-                .await?
-                .ok_or_else(|| ApiError::Unauthenticated("this request needs a bearer token".into()))?;
-            remember(&req, &record);
-            route_in_scope(&req, &record.scope)?;
-            Ok(Authenticated(record.actor()))
+        extract(req, Reach::RouteInScope, |actor| {
+            actor
+                .map(Authenticated)
+                .ok_or_else(|| ApiError::Unauthenticated("this request needs a bearer token".into()))
         })
     }
 }
 
 impl FromRequest for MaybeAuthenticated {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+    type Future = Extracted<Self>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let presented = presented(req);
-        let req = req.clone();
-        Box::pin(async move {
-            let record = principal(presented).await?;
-            if let Some(record) = &record {
-                remember(&req, record);
-            }
-            Ok(MaybeAuthenticated(record.map(|record| record.actor())))
-        })
+        extract(req, Reach::Anywhere, |actor| Ok(MaybeAuthenticated(actor)))
     }
 }
 
@@ -128,19 +147,10 @@ pub struct MaybeAuthenticatedInScope(pub Option<Actor>);
 
 impl FromRequest for MaybeAuthenticatedInScope {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+    type Future = Extracted<Self>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let presented = presented(req);
-        let req = req.clone();
-        Box::pin(async move {
-            let record = principal(presented).await?;
-            if let Some(record) = &record {
-                remember(&req, record);
-                route_in_scope(&req, &record.scope)?;
-            }
-            Ok(MaybeAuthenticatedInScope(record.map(|record| record.actor())))
-        })
+        extract(req, Reach::RouteInScope, |actor| Ok(MaybeAuthenticatedInScope(actor)))
     }
 }
 

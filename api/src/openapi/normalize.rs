@@ -37,6 +37,7 @@ pub fn for_generators(document: &mut Value) {
         tracing::warn!(?missing, "hidden fields that name no property of the document");
     }
     super::parameters::idempotency_keys(document);
+    super::parameters::if_match_headers(document);
     super::responses::shared_statuses(document);
     super::parameters::shared_parameters(document);
     super::conventions::http_conventions(document);

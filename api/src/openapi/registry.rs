@@ -144,6 +144,8 @@ fn add_dispute_events(document: &mut Value) {
             "change": {"description": "The change that what-if made: `{version, command}`."},
             "corrected_state": {"description": "The stream's state from here on (a correction; `hidden` to all but judges)."},
             "carried_from": {"type": ["string", "null"], "description": "The stream and dispute a carried correction came from."},
+            "streams_opened": {"type": "array", "items": {"type": "string"}, "description": "Streams the corrected state links that the state before did not: a corrected campaign adjudication's new battles, opened by the service (absent when none)."},
+            "streams_dropped": {"type": "array", "items": {"type": "string"}, "description": "Streams the state before linked that the corrected state does not: battles the corrected adjudication no longer announces, left in the log as they are, their results never read (absent when none)."},
             "by": actor
         }
     });

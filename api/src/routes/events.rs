@@ -76,11 +76,7 @@ impl EventQuery {
     }
 
     fn limit(&self) -> Result<usize, ApiError> {
-        match self.limit {
-            None => Ok(100),
-            Some(limit) if (1..=MAX_LIMIT).contains(&limit) => Ok(limit),
-            Some(limit) => Err(ApiError::Malformed(format!("limit must be between 1 and {MAX_LIMIT}, not {limit}"))),
-        }
+        page_limit(self.limit)
     }
 
     fn direction(&self) -> Result<Direction, ApiError> {
@@ -89,6 +85,86 @@ impl EventQuery {
             Some(ReadDirection::Backwards) => Direction::Backwards,
         })
     }
+}
+
+/// A listing's page size: `limit` if given and within 1..=[`MAX_LIMIT`], 100 if not given.
+fn page_limit(limit: Option<usize>) -> Result<usize, ApiError> {
+    match limit {
+        None => Ok(100),
+        Some(limit) if (1..=MAX_LIMIT).contains(&limit) => Ok(limit),
+        Some(limit) => Err(ApiError::Malformed(format!("limit must be between 1 and {MAX_LIMIT}, not {limit}"))),
+    }
+}
+
+/// Where a listing reads: `$all` (forwards, by position) or one stream (by version).
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    All,
+    Stream(&'a str, Direction),
+}
+
+/// Whether a listing wants the event after this one.
+enum Scan {
+    Next,
+    Stop,
+}
+
+/// Events the store is asked for at a time.
+const BATCH: usize = 512;
+
+/// The one reading loop of the listings (events of `$all` or a stream, the dice ledger): read
+/// `source` from `from` in batches, hand each event to `visit` until it says stop, the source
+/// runs out, or a batch ends with `budget` events scanned. Returns where the next page starts:
+/// after the event `visit` stopped at, where the budget ran out, or `None` at the end.
+fn scan(
+    store: &dyn herald_store::EventStore,
+    source: Source<'_>,
+    from: u64,
+    budget: usize,
+    mut visit: impl FnMut(&RecordedEvent) -> Result<Scan, ApiError>,
+) -> Result<Option<u64>, ApiError> {
+    let mut cursor = from;
+    let mut scanned = 0;
+    loop {
+        let batch = match source {
+            Source::All => store.read_all(cursor, BATCH)?,
+            Source::Stream(stream, direction) => store.read_stream(stream, cursor, direction, BATCH)?,
+        };
+        let exhausted = batch.len() < BATCH;
+        for event in &batch {
+            scanned += 1;
+            let next = match source {
+                Source::All => event.position.checked_add(1),
+                Source::Stream(_, Direction::Forwards) => event.version.checked_add(1),
+                Source::Stream(_, Direction::Backwards) => event.version.checked_sub(1),
+            };
+            if let Scan::Stop = visit(event)? {
+                return Ok(next);
+            }
+            match next {
+                Some(next) => cursor = next,
+                None => return Ok(None),
+            }
+        }
+        if exhausted {
+            return Ok(None);
+        }
+        if scanned >= budget {
+            return Ok(Some(cursor));
+        }
+    }
+}
+
+/// The refusal of a listing of `stream` this reader may not read (see [`may_read`]).
+fn refuse_tokens_stream(stream: &str, viewer: &Viewer) -> Result<(), ApiError> {
+    if may_read(stream, viewer) {
+        return Ok(());
+    }
+    Err(ApiError::Forbidden {
+        code: "forbidden".into(),
+        detail: format!("the {stream} stream (who holds which token) is for admins"),
+        rule: None,
+    })
 }
 
 /// A page of events.
@@ -195,28 +271,13 @@ pub async fn all_events(
     let page = blocking(move || {
         let mut redactor = Redactor::new(&state, reader);
         let mut events = Vec::new();
-        let mut position = from;
-        let mut scanned = 0;
-        loop {
-            let batch = state.store.read_all(position, 512)?;
-            let exhausted = batch.len() < 512;
-            for event in &batch {
-                position = event.position + 1;
-                scanned += 1;
-                if filter.matches(event) && redactor.visible(event) && redactor.by(event, &actors) {
-                    events.push(redactor.view(event));
-                    if events.len() == limit {
-                        return Ok(EventPage { events, next: Some(position) });
-                    }
-                }
+        let next = scan(state.store.as_ref(), Source::All, from, MAX_SCAN, |event| {
+            if filter.matches(event) && redactor.visible(event) && redactor.by(event, &actors) {
+                events.push(redactor.view(event));
             }
-            if exhausted {
-                return Ok(EventPage { events, next: None });
-            }
-            if scanned >= MAX_SCAN {
-                return Ok(EventPage { events, next: Some(position) });
-            }
-        }
+            Ok(if events.len() == limit { Scan::Stop } else { Scan::Next })
+        })?;
+        Ok::<_, ApiError>(EventPage { events, next })
     })
     .await?;
     Ok(page_response(&req, page))
@@ -249,47 +310,19 @@ pub async fn stream_events(
     });
     let state = state(&req)?;
     let reader = Reader::of(&req, actor);
-    if !may_read(&stream, &reader.viewer(&stream, state.service.catalog())) {
-        return Err(ApiError::Forbidden {
-            code: "forbidden".into(),
-            detail: format!("the {stream} stream (who holds which token) is for admins"),
-            rule: None,
-        });
-    }
+    refuse_tokens_stream(&stream, &reader.viewer(&stream, state.service.catalog()))?;
     let (page, version) = blocking(move || {
         let version =
             state.store.stream_version(&stream)?.ok_or_else(|| ApiError::NotFound(format!("no stream {stream}")))?;
         let mut redactor = Redactor::new(&state, reader);
         let mut events = Vec::new();
-        let mut cursor = from;
-        let mut scanned = 0;
-        loop {
-            let batch = state.store.read_stream(&stream, cursor, direction, 512)?;
-            let exhausted = batch.len() < 512;
-            for event in &batch {
-                scanned += 1;
-                let next = match direction {
-                    Direction::Forwards => event.version.checked_add(1),
-                    Direction::Backwards => event.version.checked_sub(1),
-                };
-                if filter.matches(event) && redactor.by(event, &actors) {
-                    events.push(redactor.view(event));
-                    if events.len() == limit {
-                        return Ok((EventPage { events, next }, version));
-                    }
-                }
-                match next {
-                    Some(next) => cursor = next,
-                    None => return Ok((EventPage { events, next: None }, version)),
-                }
+        let next = scan(state.store.as_ref(), Source::Stream(&stream, direction), from, MAX_SCAN, |event| {
+            if filter.matches(event) && redactor.by(event, &actors) {
+                events.push(redactor.view(event));
             }
-            if exhausted {
-                return Ok((EventPage { events, next: None }, version));
-            }
-            if scanned >= MAX_SCAN {
-                return Ok((EventPage { events, next: Some(cursor) }, version));
-            }
-        }
+            Ok(if events.len() == limit { Scan::Stop } else { Scan::Next })
+        })?;
+        Ok::<_, ApiError>((EventPage { events, next }, version))
     })
     .await?;
     let mut response = page_response(&req, page);
@@ -533,23 +566,11 @@ pub async fn stream_dice(
     query: crate::problem::Query<DiceQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let stream = path.into_inner();
-    let limit = match query.limit {
-        None => 100,
-        Some(limit) if (1..=MAX_LIMIT).contains(&limit) => limit,
-        Some(limit) => {
-            return Err(ApiError::Malformed(format!("limit must be between 1 and {MAX_LIMIT}, not {limit}")));
-        }
-    };
+    let limit = page_limit(query.limit)?;
     let from = query.from.unwrap_or(0);
     let state = state(&req)?;
     let reader = Reader::of(&req, actor);
-    if !may_read(&stream, &reader.viewer(&stream, state.service.catalog())) {
-        return Err(ApiError::Forbidden {
-            code: "forbidden".into(),
-            detail: format!("the {stream} stream (who holds which token) is for admins"),
-            rule: None,
-        });
-    }
+    refuse_tokens_stream(&stream, &reader.viewer(&stream, state.service.catalog()))?;
     let page = blocking(move || {
         let entry = state.service.catalog().entry(&stream);
         if state.store.stream_version(&stream)?.is_none() {
@@ -562,52 +583,45 @@ pub async fn stream_dice(
         let mut key = herald_domain::DiceKey::Stream;
         let mut command: Option<Option<String>> = None;
         let mut draws = Vec::new();
-        let mut cursor = 0;
         let mut listed = 0;
-        loop {
-            let batch = state.store.read_stream(&stream, cursor, Direction::Forwards, 512)?;
-            let exhausted = batch.len() < 512;
-            for event in &batch {
-                if command.as_ref() != Some(&event.command_id) {
-                    command = Some(event.command_id.clone());
-                    if let (Some(ruleset), Some(folded)) = (ruleset, folded.as_ref()) {
-                        key = ruleset.dice(folded.as_ref()).map_or(herald_domain::DiceKey::Stream, |cursor| cursor.key);
-                    }
+        let next = scan(state.store.as_ref(), Source::Stream(&stream, Direction::Forwards), 0, usize::MAX, |event| {
+            if command.as_ref() != Some(&event.command_id) {
+                command = Some(event.command_id.clone());
+                if let (Some(ruleset), Some(folded)) = (ruleset, folded.as_ref()) {
+                    key = ruleset.dice(folded.as_ref()).map_or(herald_domain::DiceKey::Stream, |cursor| cursor.key);
                 }
-                if event.version >= from {
-                    let view = redactor.view(event);
-                    let mut found = Vec::new();
-                    draws_in(&view.data, "", &mut found);
-                    for (pointer, draw) in found {
-                        draws.push(LedgerDraw {
-                            version: event.version,
-                            position: event.position,
-                            event_type: event.event_type.clone(),
-                            pointer,
-                            word: draw["word"].as_u64().unwrap_or_default(),
-                            sides: draw["sides"].as_u64().unwrap_or_default(),
-                            value: draw["value"].as_u64().unwrap_or_default(),
-                            purpose: draw["purpose"].as_str().unwrap_or_default().to_string(),
-                            key: key.id(),
-                        });
-                    }
-                    listed += 1;
-                    if listed == limit {
-                        return Ok(DicePage { draws, next: event.version.checked_add(1) });
-                    }
-                }
-                if let (Some(ruleset), Some(state)) = (ruleset, folded.as_mut()) {
-                    if let Some(state) = std::sync::Arc::get_mut(state) {
-                        // A payload that does not decode is reported by verify; the ledger lists on.
-                        let _ = ruleset.evolve(state, &event.event_type, event.schema, event.data.get());
-                    }
-                }
-                cursor = event.version + 1;
             }
-            if exhausted {
-                return Ok(DicePage { draws, next: None });
+            if event.version >= from {
+                let view = redactor.view(event);
+                let mut found = Vec::new();
+                draws_in(&view.data, "", &mut found);
+                for (pointer, draw) in found {
+                    draws.push(LedgerDraw {
+                        version: event.version,
+                        position: event.position,
+                        event_type: event.event_type.clone(),
+                        pointer,
+                        word: draw["word"].as_u64().unwrap_or_default(),
+                        sides: draw["sides"].as_u64().unwrap_or_default(),
+                        value: draw["value"].as_u64().unwrap_or_default(),
+                        purpose: draw["purpose"].as_str().unwrap_or_default().to_string(),
+                        key: key.id(),
+                    });
+                }
+                listed += 1;
+                if listed == limit {
+                    return Ok(Scan::Stop);
+                }
             }
-        }
+            if let (Some(ruleset), Some(state)) = (ruleset, folded.as_mut()) {
+                if let Some(state) = std::sync::Arc::get_mut(state) {
+                    // A payload that does not decode is reported by verify; the ledger lists on.
+                    let _ = ruleset.evolve(state, &event.event_type, event.schema, event.data.get());
+                }
+            }
+            Ok(Scan::Next)
+        })?;
+        Ok(DicePage { draws, next })
     })
     .await?;
     Ok(HttpResponse::Ok().json(page))

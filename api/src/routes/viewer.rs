@@ -37,6 +37,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("campaign.js", "text/javascript; charset=utf-8"),
     asset!("audit.js", "text/javascript; charset=utf-8"),
     asset!("battle.js", "text/javascript; charset=utf-8"),
+    asset!("disputes.js", "text/javascript; charset=utf-8"),
     asset!("timeline.js", "text/javascript; charset=utf-8"),
     asset!("render.js", "text/javascript; charset=utf-8"),
     asset!("describe.js", "text/javascript; charset=utf-8"),
