@@ -20,7 +20,8 @@
 //! moved aside); it prints the memory of each once ready, the ratio live / restarted (goal
 //! ≤ 1.5×) and how much the memory grew over the second half of the load (flat once the caches
 //! are full). `HERALD_SOAK_ARGS` passes server flags (split on spaces) to every start, to compare
-//! settings; `HERALD_LOAD_BIN` serves from another build. Run as a test or in a debug build it
+//! settings; `MALLOC_ARENA_MAX` and `HERALD_MALLOC_TRIM_SECS` reach the server too (the
+//! allocator's settings, `api/src/allocator.rs`); `HERALD_LOAD_BIN` serves from another build. Run as a test or in a debug build it
 //! loads for 3 s as a quick check that it still runs.
 //!
 //! Not a timed test: it asserts nothing about the figures, it prints them (docs/PERFORMANCE.md,
@@ -236,7 +237,10 @@ fn metric(text: &str, name: &str) -> u64 {
 fn caches(text: &str) -> String {
     let mib = |name: &str| metric(text, name) as f64 / (1024.0 * 1024.0);
     format!(
-        "views {} ({:.1} MiB), read-model streams {}, states {}, tokens {}, live readers {}, label sets {}",
+        "heap in use {:.0} MiB, free in arenas {:.0} MiB, views {} ({:.1} MiB), read-model streams {}, states {}, \
+         tokens {}, live readers {}, label sets {}",
+        mib("herald_allocator_in_use_bytes"),
+        mib("herald_allocator_free_bytes"),
         metric(text, "herald_view_cache_entries"),
         mib("herald_view_cache_bytes"),
         metric(text, "herald_read_model_streams"),

@@ -6,7 +6,10 @@
 //! (`{"command":…}`) just before the first event it produced (`{"event":…}`), and a trailer
 //! (`{"sha256":…,"lines":…}`) with the SHA-256 of every line before it. An import checks the
 //! checksum first, writes into an empty log only, keeps every position, id, timestamp and
-//! payload byte for byte, then reads the new log back and compares it with the file.
+//! payload byte for byte, then reads the new log back and compares it with the file. The CLI
+//! makes an import all or nothing on both backends by importing into a staging log (sled) or
+//! schema (PostgreSQL) and putting it in place only once it is verified (`cli::import_sled`,
+//! `cli::import_postgres`).
 //!
 //! An export of a log being written is a consistent cut at one `$all` position, the head when
 //! the export began (the header's `position`): every event up to it, none after it, and so
@@ -93,9 +96,44 @@ impl Counts {
     }
 }
 
-fn bar(length: u64, what: &str, show: bool) -> ProgressBar {
+/// How far an export, import or verify is, on stderr: a bar on a terminal; elsewhere (a log, a
+/// script, a test) a plain line `herald <what>: <done>/<total> events` at every hundredth of
+/// the way, so an operator's log (and the kill-midway tests) can tell where it got to.
+enum Progress {
+    Hidden,
+    Bar(ProgressBar),
+    Lines { what: &'static str, length: u64, done: u64, next: u64, step: u64 },
+}
+
+impl Progress {
+    fn inc(&mut self, by: u64) {
+        match self {
+            Self::Hidden => {}
+            Self::Bar(bar) => bar.inc(by),
+            Self::Lines { what, length, done, next, step } => {
+                *done += by;
+                if *done >= *next {
+                    eprintln!("herald {what}: {done}/{length} events");
+                    *next = (*done / *step + 1) * *step;
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Self::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn bar(length: u64, what: &'static str, show: bool) -> Progress {
     if !show {
-        return ProgressBar::hidden();
+        return Progress::Hidden;
+    }
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let step = (length / 100).max(1);
+        return Progress::Lines { what, length, done: 0, next: step, step };
     }
     let bar = ProgressBar::new(length);
     if let Ok(style) =
@@ -103,7 +141,7 @@ fn bar(length: u64, what: &str, show: bool) -> ProgressBar {
     {
         bar.set_style(style);
     }
-    bar
+    Progress::Bar(bar)
 }
 
 /// Write `store`'s whole log to `path` (gzip). `progress` shows a bar on stderr.
@@ -137,7 +175,7 @@ pub fn export(store: &dyn EventStore, path: &Path, progress: bool) -> anyhow::Re
     for secret in secrets {
         out.line(&Line::Secret(secret))?;
     }
-    let bar = bar(events, "export", progress);
+    let mut bar = bar(events, "export", progress);
     let mut from = 0;
     while from < events {
         let page = store.read_all(from, PAGE)?;
@@ -152,7 +190,7 @@ pub fn export(store: &dyn EventStore, path: &Path, progress: bool) -> anyhow::Re
             bar.inc(1);
         }
     }
-    bar.finish_and_clear();
+    bar.finish();
     if from != events {
         bail!("the log ended at {from} events, its head said {events}");
     }
@@ -248,8 +286,8 @@ pub fn import(store: &dyn EventStore, path: &Path, progress: bool) -> anyhow::Re
     if let Some(head) = store.head_position()? {
         bail!("the target log is not empty (its head is at {head}): import into a new one");
     }
-    let bar = bar(counts.events, "import", progress);
-    let mut importer = Importer { store, pending: Vec::new(), group: None, command: None, next: 0, bar: &bar };
+    let mut bar = bar(counts.events, "import", progress);
+    let mut importer = Importer { store, pending: Vec::new(), group: None, command: None, next: 0, bar: &mut bar };
     let mut written = Counts { events: 0, commands: 0, secrets: 0 };
     for line in lines(path)? {
         match line? {
@@ -272,7 +310,7 @@ pub fn import(store: &dyn EventStore, path: &Path, progress: bool) -> anyhow::Re
     }
     importer.close_group()?;
     importer.flush()?;
-    bar.finish_and_clear();
+    bar.finish();
     if written != counts {
         bail!("the file's header promised {counts:?} but held {written:?}");
     }
@@ -291,7 +329,7 @@ struct Importer<'a> {
     command: Option<StoredCommand>,
     /// The position the next event must have.
     next: u64,
-    bar: &'a ProgressBar,
+    bar: &'a mut Progress,
 }
 
 impl Importer<'_> {
@@ -370,7 +408,7 @@ impl Importer<'_> {
 /// Read `store`'s log back and compare every event and command with the file.
 pub fn verify(store: &dyn EventStore, path: &Path, progress: bool) -> anyhow::Result<()> {
     let counts = check(path)?;
-    let bar = bar(counts.events, "verify", progress);
+    let mut bar = bar(counts.events, "verify", progress);
     let mut page: std::collections::VecDeque<RecordedEvent> = Default::default();
     let mut from = 0;
     for line in lines(path)? {
@@ -405,7 +443,7 @@ pub fn verify(store: &dyn EventStore, path: &Path, progress: bool) -> anyhow::Re
             Line::Header(_) | Line::Trailer(_) => {}
         }
     }
-    bar.finish_and_clear();
+    bar.finish();
     if let Some(head) = store.head_position()? {
         if head + 1 != counts.events {
             bail!("the log holds {} events, the file {}", head + 1, counts.events);

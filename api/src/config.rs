@@ -142,11 +142,11 @@ mod tests {
     fn the_example_config_parses_and_names_every_cache_bound() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/herald.example.toml");
         let settings = Settings::from_file(&path).expect("the example config parses");
-        assert_eq!((settings.caches.store_mb, settings.caches.views_mb), (64, 64));
+        assert_eq!((settings.caches.store_mb, settings.caches.views_mb), (64, 16));
         let defaults = CacheLimits::default();
-        assert_eq!((defaults.store_mb, defaults.views_mb), (64, 64), "the example says the defaults");
+        assert_eq!((defaults.store_mb, defaults.views_mb), (64, 16), "the example says the defaults");
         let small: Settings = toml::from_str("[caches]\nstore_mb = 8").expect("a partial table");
-        assert_eq!((small.caches.store_mb, small.caches.views_mb), (8, 64));
+        assert_eq!((small.caches.store_mb, small.caches.views_mb), (8, 16));
         assert!(toml::from_str::<Settings>("[caches]\nstore = 8").is_err(), "an unknown key is refused");
     }
 }

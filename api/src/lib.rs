@@ -4,6 +4,7 @@
 //! authenticate, parse, and hand a command to [`app::Service`], which loads the stream, folds
 //! it, decides with the dice tape, appends with the expected version and updates projections.
 
+pub mod allocator;
 pub mod app;
 pub mod archive;
 pub mod auth;

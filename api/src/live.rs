@@ -164,13 +164,8 @@ impl Connection {
 /// memory in its per-thread arenas (a heap only shrinks from its top), so a server that once
 /// served many readers of large events would stay at that size; `malloc_trim` releases every
 /// free page of every arena. Called when the last live reader closes, so it runs once per burst.
-#[allow(unsafe_code)]
 fn return_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only walks the allocator's own free lists; it takes no pointers.
-    unsafe {
-        libc::malloc_trim(0);
-    }
+    crate::allocator::trim();
 }
 
 #[cfg(test)]

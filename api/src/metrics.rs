@@ -176,6 +176,18 @@ impl Metrics {
             "Locks that serialize decisions on one stream (fixed: streams share them by their name's hash).",
             held.stream_lock_stripes,
         );
+        if let Some(allocator) = crate::allocator::stats() {
+            gauge(
+                "herald_allocator_in_use_bytes",
+                "Heap bytes in use (glibc's mallinfo2: arena chunks in use plus blocks mapped alone).",
+                allocator.in_use,
+            );
+            gauge(
+                "herald_allocator_free_bytes",
+                "Heap bytes freed but kept by the allocator's arenas (resident until reused or trimmed; src/allocator.rs).",
+                allocator.free,
+            );
+        }
         gauge(
             "herald_metric_label_sets",
             "Label sets of herald_* metrics (bounded: routes by pattern, rulesets and command types by name).",

@@ -43,8 +43,10 @@ pub struct Views {
     cache: Cache<ViewKey, Bytes, ByBytes>,
 }
 
-/// The default bound: 64 MiB of rendered JSON.
-pub const DEFAULT_BYTES: u64 = 64 * 1024 * 1024;
+/// The default bound: 16 MiB of rendered JSON. The views read again are the current ones; at 64 MiB
+/// the cache alone held the live server at 1.76x the same log restarted in the 3-minute soak, at
+/// 16 MiB 1.29x (docs/PERFORMANCE.md "What held the memory").
+pub const DEFAULT_BYTES: u64 = 16 * 1024 * 1024;
 
 impl Views {
     /// A cache of at most `bytes` of rendered views.

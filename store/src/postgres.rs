@@ -24,6 +24,7 @@ mod plan;
 mod reads;
 mod rows;
 mod schema;
+mod staging;
 mod writer;
 
 use std::str::FromStr;
@@ -72,6 +73,8 @@ pub struct PostgresStore {
     health: Arc<health::Health>,
     /// Told what each group commit cost.
     commits: crate::CommitObservers,
+    /// The NOTIFY channel of this log's commits.
+    channel: String,
 }
 
 /// A tokio-postgres failure as a [`StoreError`]: a database away is
@@ -141,9 +144,15 @@ impl PostgresStore {
         let listener =
             runtime.spawn(listener::run(config, pool.clone(), channel.clone(), head.clone(), health.clone()))?;
         let commits = crate::CommitObservers::default();
-        let writer =
-            writer::Handle::spawn(&runtime, pool.clone(), channel, head.clone(), commits.clone(), health.clone())?;
-        Ok(Self { pool, runtime, writer: Some(writer), head, listener, applied, health, commits })
+        let writer = writer::Handle::spawn(
+            &runtime,
+            pool.clone(),
+            channel.clone(),
+            head.clone(),
+            commits.clone(),
+            health.clone(),
+        )?;
+        Ok(Self { pool, runtime, writer: Some(writer), head, listener, applied, health, commits, channel })
     }
 
     /// The schema migrations this connection applied (none when the schema was current).

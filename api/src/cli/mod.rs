@@ -374,7 +374,7 @@ fn rebuild(args: &LogArgs) -> anyhow::Result<ExitCode> {
 /// `herald import` into a sled log, all or nothing: into a new log beside `dir`
 /// (`.<name>.importing-<uuid>`), which takes `dir`'s name only once it is imported and verified.
 /// A failure (a bad file, a full disk) removes it; a kill midway leaves it beside `dir`, which
-/// stays as it was, and the next import starts a new one.
+/// stays as it was, and the next import removes it (one no process holds) and starts anew.
 fn import_sled(dir: &std::path::Path, file: &std::path::Path) -> anyhow::Result<crate::archive::Counts> {
     use anyhow::Context as _;
     crate::archive::check(file)?;
@@ -397,6 +397,7 @@ fn import_sled(dir: &std::path::Path, file: &std::path::Path) -> anyhow::Result<
         _ => std::path::PathBuf::from("."),
     };
     std::fs::create_dir_all(&parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    remove_unfinished_imports(&parent, &name);
     let staging = parent.join(format!(".{name}.importing-{}", uuid::Uuid::now_v7()));
     let imported = (|| {
         let store = herald_store::SledStore::open(&staging)?;
@@ -410,11 +411,76 @@ fn import_sled(dir: &std::path::Path, file: &std::path::Path) -> anyhow::Result<
             return Err(error.context(format!("nothing was imported: {} is as it was", dir.display())));
         }
     };
+    eprintln!("herald import: verified in {}; moving it into place", staging.display());
     if dir.exists() {
         std::fs::remove_dir(dir).with_context(|| format!("cannot replace the empty {}", dir.display()))?;
     }
     std::fs::rename(&staging, dir)
         .with_context(|| format!("cannot move the imported log {} to {}", staging.display(), dir.display()))?;
+    Ok(counts)
+}
+
+/// Remove the staging logs killed imports into `parent/name` left (`.<name>.importing-*`); one
+/// that a process holds (an import running now: sled lets one process open a log) is left be.
+fn remove_unfinished_imports(parent: &std::path::Path, name: &str) {
+    let prefix = format!(".{name}.importing-");
+    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().starts_with(&prefix) {
+            continue;
+        }
+        let path = entry.path();
+        // Opening it takes sled's lock: it fails while another import holds it.
+        match herald_store::SledStore::open(&path) {
+            Ok(store) => drop(store),
+            Err(herald_store::StoreError::Locked(_)) => continue,
+            // Killed before sled wrote anything readable: nothing there worth keeping either.
+            Err(_) => {}
+        }
+        match std::fs::remove_dir_all(&path) {
+            Ok(()) => eprintln!("herald import: removed {}, left by an import that did not finish", path.display()),
+            Err(error) => {
+                eprintln!("herald import: cannot remove {} (an unfinished import's): {error}", path.display())
+            }
+        }
+    }
+}
+
+/// `herald import` into a PostgreSQL log, all or nothing: into a staging schema beside the
+/// target's (`herald_import_…`), read back and compared with the file there, then copied into the
+/// target's tables in one transaction that drops the staging schema too
+/// (`PostgresStore::take_staged_log`). Until that commits the target is as it was; a failure
+/// drops the staging schema, a kill leaves it for the next import to drop.
+fn import_postgres(url: &str, file: &std::path::Path) -> anyhow::Result<crate::archive::Counts> {
+    use anyhow::Context as _;
+    use herald_store::{EventStore as _, PostgresOptions, PostgresStore};
+    crate::archive::check(file)?;
+    let target = PostgresStore::connect(url).context("cannot connect to the target log")?;
+    if let Some(head) = target.head_position()? {
+        anyhow::bail!("the target log is not empty (its head is at {head}): import into a new one");
+    }
+    let (staging, leftovers) = target.new_staging_schema()?;
+    if leftovers > 0 {
+        eprintln!("herald import: dropped {leftovers} staging schema(s) left by imports that did not finish");
+    }
+    let imported = (|| {
+        let store =
+            PostgresStore::connect_with(url, PostgresOptions { schema: Some(staging.clone()), ..Default::default() })?;
+        let counts = crate::archive::import(&store, file, true)?;
+        drop(store);
+        eprintln!("herald import: verified in staging schema {staging}; committing into the target");
+        target.take_staged_log(&staging)?;
+        Ok::<_, anyhow::Error>(counts)
+    })();
+    let counts = match imported {
+        Ok(counts) => counts,
+        Err(error) => {
+            let _ = target.drop_staging_schema(&staging);
+            return Err(error.context("nothing was imported: the target log is as it was"));
+        }
+    };
+    eprintln!("herald import: committed");
+    crate::archive::verify(&target, file, true).context("the committed log differs from the file")?;
     Ok(counts)
 }
 
@@ -438,13 +504,10 @@ fn move_log(args: &LogArgs, file: &std::path::Path, exporting: bool) -> anyhow::
     let started = std::time::Instant::now();
     let (verb, counts) = match (&location, exporting) {
         (StoreLocation::Sled(dir), false) => ("imported and verified", import_sled(dir, file)?),
+        (StoreLocation::Postgres(url), false) => ("imported and verified", import_postgres(url, file)?),
         (_, true) => {
             let store = open_store(args, "export")?;
             ("exported", crate::archive::export(store.as_ref(), file, true)?)
-        }
-        (_, false) => {
-            let store = open_store(args, "import")?;
-            ("imported and verified", crate::archive::import(store.as_ref(), file, true)?)
         }
     };
     println!(

@@ -323,7 +323,15 @@ pub async fn get_battle(
             .ruleset
             .view(&stream, version, folded, current.state.as_ref(), &viewer)
             .map_err(|error| ApiError::internal(anyhow::anyhow!(error)))?;
-        serde_json::to_vec(&view).map(web::Bytes::from).map_err(ApiError::internal)
+        // Exactly its length: `Bytes` from a `Vec` keeps the `Vec`'s whole capacity (up to twice
+        // the JSON, as a `Vec` grows by doubling), which the view cache, bounded by the JSON's
+        // length, would hold unaccounted (issue 27 item 4).
+        serde_json::to_vec(&view)
+            .map(|mut json| {
+                json.shrink_to_fit();
+                web::Bytes::from(json)
+            })
+            .map_err(ApiError::internal)
     };
     let (body, version) = match query.at {
         // The current view: from the read models (no IO, so no blocking thread), rendered once
