@@ -24,3 +24,4 @@ pub mod store;
 pub mod telemetry;
 pub mod unknown_fields;
 pub mod views;
+pub mod webhooks;
