@@ -43,6 +43,8 @@ pub const DISABLE_AFTER: Duration = Duration::from_secs(3 * 24 * 3600);
 pub const RETRY_BASE: Duration = Duration::from_secs(1);
 /// The longest delay between two attempts.
 pub const RETRY_MAX: Duration = Duration::from_secs(600);
+/// How long an instance's lease on a subscription lasts unrenewed (PostgreSQL, several instances).
+pub const LEASE: Duration = Duration::from_secs(10);
 /// The default and the longest overlap of a rotated secret.
 pub const DEFAULT_OVERLAP_SECONDS: u64 = 24 * 3600;
 /// The longest overlap of a rotated secret (a week).
@@ -396,6 +398,8 @@ pub struct Webhooks {
     redeliver: Mutex<HashMap<String, VecDeque<u64>>>,
     figures: Mutex<HashMap<String, Figures>>,
     stopped: std::sync::atomic::AtomicBool,
+    /// This process, as the holder of subscriptions' leases.
+    instance: String,
 }
 
 fn decode<T: serde::de::DeserializeOwned>(key: &str, bytes: &[u8]) -> Result<T, ApiError> {
@@ -406,7 +410,20 @@ fn decode<T: serde::de::DeserializeOwned>(key: &str, bytes: &[u8]) -> Result<T, 
 impl Webhooks {
     /// The registry with these settings.
     pub fn new(settings: WebhookSettings) -> Self {
-        Self { settings, ..Self::default() }
+        Self { settings, instance: uuid::Uuid::now_v7().to_string(), ..Self::default() }
+    }
+
+    /// Take or renew this instance's lease on delivering subscription `id`: with several
+    /// instances on one PostgreSQL log, one delivers a subscription at a time, and another takes
+    /// over [`LEASE`] after the holder stops renewing (it renews before every page and attempt).
+    pub fn lease(&self, store: &dyn EventStore, id: &str) -> bool {
+        match store.try_lease(&format!("webhook:{id}"), &self.instance, LEASE) {
+            Ok(held) => held,
+            Err(error) => {
+                tracing::warn!(%error, subscription = id, "cannot take a webhook lease");
+                false
+            }
+        }
     }
 
     fn guard(&self) -> std::sync::MutexGuard<'_, ()> {

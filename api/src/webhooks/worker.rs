@@ -135,7 +135,7 @@ fn step(state: &AppState, id: &str) -> Step {
             return Step::Idle;
         }
     };
-    if record.status != Status::Active {
+    if record.status != Status::Active || !state.webhooks.lease(store, id) {
         return Step::Idle;
     }
     if let Some(position) = state.webhooks.next_redelivery(id) {
@@ -226,6 +226,10 @@ fn deliver(state: &AppState, record: &SubscriptionRecord, event: &RecordedEvent)
             Ok(_) => return Outcome::Stopped,
             Err(_) => record.clone(),
         };
+        // Another instance took the subscription over (this one stalled past its lease).
+        if !state.webhooks.lease(store, &record.id) {
+            return Outcome::Stopped;
+        }
         let body = render(state, &current, event);
         let attempt = attempt(state, &current, event, &id, &body);
         let delivered = attempt.delivered;
@@ -268,7 +272,9 @@ fn deliver(state: &AppState, record: &SubscriptionRecord, event: &RecordedEvent)
             }
             std::thread::sleep(IDLE.min(until.saturating_duration_since(Instant::now())));
             match state.webhooks.get(store, &record.id) {
-                Ok(Some(current)) if !current.deleted && current.status == Status::Active => {}
+                Ok(Some(current)) if !current.deleted && current.status == Status::Active => {
+                    state.webhooks.lease(store, &record.id);
+                }
                 Ok(_) => return Outcome::Stopped,
                 Err(_) => {}
             }

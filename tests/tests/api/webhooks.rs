@@ -439,3 +439,41 @@ async fn a_subscription_is_paused_resumed_rotated_with_both_signatures_and_delet
     assert_eq!(deleted.status, 204);
     assert_eq!(app.request("GET", &at(""), Some(ADMIN_TOKEN), None).await.status, 404);
 }
+
+// Issue 30 item 6: on PostgreSQL, one instance delivers a subscription at a time (a lease in the
+// shared store), and another takes over when it stops.
+#[tokio::test]
+async fn on_postgresql_one_instance_delivers_a_subscription_and_another_takes_over_when_it_stops() {
+    let Some(database) = herald_store::conformance::cluster::Database::fresh() else { return };
+    let mut receiver = Receiver::start(0, 0.0);
+    let on_the_database = |settings: &mut herald_api::config::Settings| {
+        loopback(settings);
+        settings.store = Some(database.url().to_string());
+    };
+    let one = spawn_app_with(on_the_database).await;
+    let two = spawn_app_with(on_the_database).await;
+    let created = subscribe(&two, ADMIN_TOKEN, json!({"url": receiver.url(), "from": 0})).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+    receiver.trust(created.body["secret"].as_str().expect("a secret"));
+    let cast = Cast::issue(&one).await;
+    let battle = create_sample(&two, &cast).await;
+    prepare(&one, &cast, &battle).await;
+    let so_far = all_events(&one).await.len();
+    receiver.wait_for("the events so far", |received| accepted(received).len() >= so_far).await;
+
+    // Whichever instance held the lease, the other takes over once one of them stops.
+    one.stop_now().await;
+    resolve(&two, &cast, &battle).await;
+    let expected = all_events(&two).await;
+    let received = receiver.wait_for("every event", |received| accepted(received).len() >= expected.len()).await;
+    assert!(received.iter().all(|request| request["verified"] == true), "{received:#?}");
+    // One instance at a time: no event was sent twice.
+    let mut ids: Vec<&str> = received.iter().filter_map(|request| request["webhook_id"].as_str()).collect();
+    ids.sort_unstable();
+    let before = ids.len();
+    ids.dedup();
+    assert_eq!(ids.len(), before, "an event was delivered twice: {received:#?}");
+    let delivered: Vec<&Value> = accepted(&received).iter().map(|request| &request["body"]["id"]).collect();
+    let logged: Vec<&Value> = expected.iter().map(|event| &event["id"]).collect();
+    assert_eq!(delivered, logged, "in $all order");
+}
