@@ -475,7 +475,7 @@ pub async fn redeliver_webhook(
                 }
                 state.webhooks.request_redelivery(&id, position);
             }
-            (None, Some(from)) => state.webhooks.set_position(state.store.as_ref(), &id, from)?,
+            (None, Some(from)) => state.webhooks.replay(state.store.as_ref(), &id, from)?,
             _ => {
                 return Err(ApiError::Malformed(
                     "give exactly one of `position` (one event) and `from` (replay)".into(),

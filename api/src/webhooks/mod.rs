@@ -517,6 +517,23 @@ impl Webhooks {
         Ok(())
     }
 
+    /// Move the position from `from` to `to`, unless it is no longer `from` (an admin's replay
+    /// moved it meanwhile): false then, and nothing is written.
+    pub fn advance(&self, store: &dyn EventStore, id: &str, from: u64, to: u64) -> Result<bool, ApiError> {
+        let _guard = self.guard();
+        if self.position(store, id)? != from {
+            return Ok(false);
+        }
+        self.set_position(store, id, to)?;
+        Ok(true)
+    }
+
+    /// Replay from `position` (an admin's request): the delivery thread continues there.
+    pub fn replay(&self, store: &dyn EventStore, id: &str, position: u64) -> Result<(), ApiError> {
+        let _guard = self.guard();
+        self.set_position(store, id, position)
+    }
+
     /// The delivery log, oldest first.
     pub fn attempts(&self, store: &dyn EventStore, id: &str) -> Result<Vec<DeliveryAttempt>, ApiError> {
         let key = format!("{LOG}{id}");

@@ -179,8 +179,9 @@ fn step(state: &AppState, id: &str) -> Step {
             }
             // Acknowledged: saved before the next event is sent.
             next = event.position + 1;
-            match state.webhooks.set_position(store, id, next) {
-                Ok(()) => saved = next,
+            match state.webhooks.advance(store, id, saved, next) {
+                Ok(true) => saved = next,
+                Ok(false) => return Step::Again,
                 Err(error) => {
                     tracing::warn!(%error, subscription = id, "cannot save a webhook position");
                     break;
@@ -191,7 +192,7 @@ fn step(state: &AppState, id: &str) -> Step {
         }
     }
     if next > saved {
-        if let Err(error) = state.webhooks.set_position(store, id, next) {
+        if let Err(error) = state.webhooks.advance(store, id, saved, next) {
             tracing::warn!(%error, subscription = id, "cannot save a webhook position");
             std::thread::sleep(IDLE);
         }
