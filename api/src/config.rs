@@ -38,6 +38,8 @@ pub struct Settings {
     /// Bounds on what the server keeps in memory besides the read models (`[caches]` in the
     /// config file; docs/OPERATIONS.md "Memory").
     pub caches: CacheLimits,
+    /// Where webhook targets may point (`[webhooks]` in the config file; docs/WEBHOOKS.md).
+    pub webhooks: WebhookSettings,
 }
 
 /// How much memory the caches may hold (`[caches]` in the config file). Each only spares work:
@@ -121,6 +123,7 @@ impl Default for Settings {
             cors_origins: Vec::new(),
             storage_reserve_mb: herald_store::DEFAULT_RESERVE >> 20,
             caches: CacheLimits::default(),
+            webhooks: Default::default(),
         }
     }
 }
@@ -149,4 +152,15 @@ mod tests {
         assert_eq!((small.caches.store_mb, small.caches.views_mb), (8, 16));
         assert!(toml::from_str::<Settings>("[caches]\nstore = 8").is_err(), "an unknown key is refused");
     }
+}
+
+/// Where webhook targets may point (`[webhooks]` in the config file).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebhookSettings {
+    /// Allow plain `http://` targets (`--webhook-allow-http`); off by default.
+    pub allow_http: bool,
+    /// Hosts allowed over plain http and on private, loopback or link-local addresses
+    /// (`--webhook-allow-host 127.0.0.1`, repeatable).
+    pub allow_hosts: Vec<String>,
 }

@@ -25,3 +25,4 @@ pub mod store;
 pub mod telemetry;
 pub mod unknown_fields;
 pub mod views;
+pub mod webhooks;

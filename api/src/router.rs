@@ -107,7 +107,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .service(routes::tokens::create_token)
                 .service(routes::tokens::list_tokens)
                 .service(routes::tokens::whoami)
-                .service(routes::tokens::revoke_token),
+                .service(routes::tokens::revoke_token)
+                .service(routes::webhooks::create_webhook)
+                .service(routes::webhooks::list_webhooks)
+                .service(routes::webhooks::get_webhook)
+                .service(routes::webhooks::delete_webhook)
+                .service(routes::webhooks::pause_webhook)
+                .service(routes::webhooks::resume_webhook)
+                .service(routes::webhooks::rotate_webhook_secret)
+                .service(routes::webhooks::webhook_attempts)
+                .service(routes::webhooks::redeliver_webhook),
         )
         .default_service(web::to(http::unrouted));
 }

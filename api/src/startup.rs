@@ -67,7 +67,9 @@ impl Application {
             metrics_exposure: settings.metrics,
             views: crate::views::Views::new(settings.caches.views_mb.saturating_mul(1 << 20)),
             store_cache_capacity: matches!(location, StoreLocation::Sled(_)).then_some(store_cache),
+            webhooks: crate::webhooks::Webhooks::new(settings.webhooks.clone()),
         });
+        crate::webhooks::worker::start(state.clone());
         crate::http::check_origins(&settings.cors_origins)?;
         let cors_origins = settings.cors_origins.clone();
         let snapshots = Arc::new(Snapshots::new(crate::snapshots::dir_for(&location, &settings.data_dir)));
@@ -195,6 +197,8 @@ impl Application {
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
         self.server.await?;
         let (state, snapshots) = (self.state, self.snapshots);
+        // The webhook threads hold the state (and so the store): they end within a moment.
+        state.webhooks.stop();
         if state.ready.load(std::sync::atomic::Ordering::Acquire) {
             web::block(move || snapshots.save_if_behind(state.store.as_ref(), state.service.catalog(), 1)).await?;
         }

@@ -30,6 +30,8 @@ pub struct AppState {
     pub views: crate::views::Views,
     /// The bound of sled's page cache, in bytes (`None` with PostgreSQL), for `/metrics`.
     pub store_cache_capacity: Option<u64>,
+    /// Webhook subscriptions (`webhooks/`), delivered by `webhooks/worker.rs`.
+    pub webhooks: crate::webhooks::Webhooks,
 }
 
 /// The request id of the current request (client's `X-Request-Id` or a fresh UUIDv7).

@@ -32,7 +32,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "service: commands, verification, tokens, scopes and actors (no HTTP types)",
-        &["app/", "auth/mod.rs", "auth/scope.rs", "auth/actors.rs"],
+        &[
+            "app/",
+            "auth/mod.rs",
+            "auth/scope.rs",
+            "auth/actors.rs",
+            "webhooks/mod.rs",
+            "webhooks/sign.rs",
+            "webhooks/target.rs",
+        ],
     ),
     ("state: what every handler runs in", &["state.rs"]),
     ("authentication: who is asking", &["auth/request.rs"]),
@@ -41,7 +49,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("HTTP conventions and middleware", &["http.rs"]),
     (
         "composition root: the route table, start-up, the command line",
-        &["router.rs", "startup.rs", "cli/", "main.rs", "lib.rs"],
+        &["router.rs", "startup.rs", "cli/", "main.rs", "lib.rs", "webhooks/worker.rs"],
     ),
 ];
 

@@ -178,6 +178,16 @@ pub trait EventStore: Send + Sync + 'static {
     /// A secret kept with [`EventStore::put_secret`].
     fn get_secret(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError>;
 
+    /// Take or renew the lease `key` for `holder` for `ttl`: true when `holder` holds it now
+    /// (it was free, expired, or already `holder`'s). Several processes sharing one log use it so
+    /// that one of them does a job at a time (a webhook subscription's deliveries), and another
+    /// takes over when the holder stops renewing. The default suits a log one process opens
+    /// (sled's file lock): that process always holds every lease.
+    fn try_lease(&self, key: &str, holder: &str, ttl: std::time::Duration) -> Result<bool, StoreError> {
+        let _ = (key, holder, ttl);
+        Ok(true)
+    }
+
     /// Feed every secret, key and value, to `visit` until it breaks (exports). Returns how many
     /// were visited. The default reports that the backend cannot list them.
     fn scan_secrets(

@@ -267,6 +267,15 @@ impl EventStore for PostgresStore {
         self.runtime.block_on(async move { reads::get_secret(&pool, &key).await })
     }
 
+    fn try_lease(&self, key: &str, holder: &str, ttl: std::time::Duration) -> Result<bool, StoreError> {
+        if key.contains('\0') || holder.contains('\0') || holder.contains('|') {
+            return Err(StoreError::Invalid("a lease's key or holder cannot contain NUL or |".into()));
+        }
+        let (pool, key, holder) = (self.pool.clone(), format!("lease:{key}"), holder.to_string());
+        let ttl_ms = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
+        self.runtime.block_on(async move { reads::try_lease(&pool, &key, &holder, ttl_ms).await })
+    }
+
     fn scan_secrets(&self, visit: &mut dyn FnMut(&str, &[u8]) -> std::ops::ControlFlow<()>) -> Result<u64, StoreError> {
         let pool = self.pool.clone();
         let secrets = self.runtime.block_on(async move { reads::all_secrets(&pool).await })?;

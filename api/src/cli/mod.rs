@@ -171,6 +171,13 @@ pub struct ServeArgs {
     /// MiB of rendered views kept for the next reader [default: 64].
     #[arg(long, env = "HERALD_VIEW_CACHE_MB")]
     pub view_cache_mb: Option<u64>,
+    /// Allow webhook targets over plain http (docs/WEBHOOKS.md) [default: https only].
+    #[arg(long, env = "HERALD_WEBHOOK_ALLOW_HTTP")]
+    pub webhook_allow_http: bool,
+    /// A webhook target host allowed over http and on private or loopback addresses; repeat for
+    /// several (comma-separated in the environment variable) [default: none].
+    #[arg(long = "webhook-allow-host", env = "HERALD_WEBHOOK_ALLOW_HOSTS", value_delimiter = ',')]
+    pub webhook_allow_hosts: Vec<String>,
 }
 
 impl ServeArgs {
@@ -206,6 +213,12 @@ impl ServeArgs {
         }
         if let Some(views) = self.view_cache_mb {
             settings.caches.views_mb = views;
+        }
+        if self.webhook_allow_http {
+            settings.webhooks.allow_http = true;
+        }
+        if !self.webhook_allow_hosts.is_empty() {
+            settings.webhooks.allow_hosts = self.webhook_allow_hosts.clone();
         }
         Ok(settings)
     }

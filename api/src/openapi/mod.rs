@@ -15,13 +15,16 @@ mod normalize;
 mod parameters;
 mod registry;
 mod responses;
+mod webhook_payload;
 
 use utoipa::{
     openapi::security::{Http, HttpAuthScheme, SecurityScheme},
     Modify, OpenApi,
 };
 
-use crate::routes::{backup, battles, campaigns, coalition_battles, disputes, events, health, rolls, rulesets, tokens};
+use crate::routes::{
+    backup, battles, campaigns, coalition_battles, disputes, events, health, rolls, rulesets, tokens, webhooks,
+};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -61,6 +64,9 @@ and docs/ in the repository.",
         events::all_events, events::stream_events, events::stream_dice, events::verify_stream, events::live_events,
         rolls::judge_roll, disputes::file_dispute, disputes::list_disputes, disputes::get_dispute, disputes::what_if,
         disputes::rule_on_dispute, tokens::create_token, tokens::list_tokens, tokens::revoke_token, tokens::whoami,
+        webhooks::create_webhook, webhooks::list_webhooks, webhooks::get_webhook, webhooks::delete_webhook,
+        webhooks::pause_webhook, webhooks::resume_webhook, webhooks::rotate_webhook_secret,
+        webhooks::webhook_attempts, webhooks::redeliver_webhook,
         health::healthz, health::readyz, health::metrics, backup::export_log,
     ),
     modifiers(&BearerAuth),
@@ -72,6 +78,7 @@ and docs/ in the repository.",
         (name = "events", description = "The event log: streams, $all, live events, verification"),
         (name = "disputes", description = "Disputes on any stream's events, what-if replays and judges' rulings (docs/API.md \"Disputes\")"),
         (name = "auth", description = "Bearer tokens and roles"),
+        (name = "webhooks", description = "Webhook subscriptions: events pushed to a bot's URL, signed per Standard Webhooks, retried, with a delivery log (docs/WEBHOOKS.md)"),
         (name = "operations", description = "Health, readiness, metrics, backups"),
     )
 )]
@@ -108,6 +115,7 @@ pub fn spec_value() -> serde_json::Value {
     normalize::for_generators(&mut document);
     contract::lint_clean(&mut document);
     examples::examples(&mut document);
+    webhook_payload::describe(&mut document);
     document
 }
 

@@ -171,6 +171,8 @@ pub async fn metrics(
         live_readers_limit: state.live.limit() as u64,
         stream_lock_stripes: state.service.stream_lock_stripes() as u64,
     };
-    let text = state.metrics.render(&crate::metrics::LogPositions { events: head.map_or(0, |h| h + 1), folded }, &held);
+    let mut text =
+        state.metrics.render(&crate::metrics::LogPositions { events: head.map_or(0, |h| h + 1), folded }, &held);
+    text.push_str(&state.webhooks.exposition());
     Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(text))
 }

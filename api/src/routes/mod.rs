@@ -13,6 +13,7 @@ pub mod rolls;
 pub mod rulesets;
 pub mod tokens;
 pub mod viewer;
+pub mod webhooks;
 
 use actix_web::{http::header, web, HttpMessage, HttpRequest, HttpResponse};
 use herald_domain::{Actor, AnyRuleset, StreamKind};

@@ -111,6 +111,27 @@ pub(crate) async fn get_secret(pool: &Pool, key: &str) -> Result<Option<Vec<u8>>
     client.query_opt(&statement, &[&key]).await.map_err(backend)?.map(|row| row.try_get(0).map_err(backend)).transpose()
 }
 
+/// [`crate::EventStore::try_lease`]: the lease is a row of `herald_secrets` holding
+/// `<holder>|<expiry in ms since the epoch, by the database's clock>`, taken or renewed in one
+/// conditional upsert (the row is locked while it is decided), so two instances never both get it.
+pub(crate) async fn try_lease(pool: &Pool, key: &str, holder: &str, ttl_ms: i64) -> Result<bool, StoreError> {
+    let client = pool.get().await.map_err(pool_error)?;
+    let statement = client
+        .prepare_cached(
+            "INSERT INTO herald_secrets (key, value) \
+             VALUES ($1, convert_to($2::text || '|' || ((extract(epoch FROM clock_timestamp()) * 1000)::bigint + $3::bigint)::text, 'UTF8')) \
+             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value \
+             WHERE split_part(convert_from(herald_secrets.value, 'UTF8'), '|', 1) = $2::text \
+                OR split_part(convert_from(herald_secrets.value, 'UTF8'), '|', 2)::bigint \
+                   < (extract(epoch FROM clock_timestamp()) * 1000)::bigint \
+             RETURNING key",
+        )
+        .await
+        .map_err(backend)?;
+    let taken = client.query_opt(&statement, &[&key, &holder, &ttl_ms]).await.map_err(backend)?;
+    Ok(taken.is_some())
+}
+
 /// Every secret, by key.
 pub(crate) async fn all_secrets(pool: &Pool) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
     let client = pool.get().await.map_err(pool_error)?;

@@ -40,4 +40,5 @@ mod tamper;
 mod time_travel;
 mod viewer;
 mod warmachine;
+mod webhooks;
 mod zone_rpg;
