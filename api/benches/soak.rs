@@ -27,6 +27,9 @@
 //! Not a timed test: it asserts nothing about the figures, it prints them (docs/PERFORMANCE.md,
 //! "Memory under a long load").
 
+#[path = "load/setups.rs"]
+mod setups;
+
 use std::{
     net::TcpListener,
     path::Path,
@@ -314,14 +317,14 @@ struct Table {
 impl Table {
     async fn play(&self, worker: usize, until: Instant) {
         let campaign = self.command("/v1/campaigns", &self.cast.judge, campaign()).await.and_then(|c| stream_id(&c));
+        // The load test's set-ups (coalition first, then the other four rulesets).
+        let battles = setups::all(coalition_battle());
         let mut round = worker;
         while Instant::now() < until {
             match round % 6 {
                 0 => self.coalition_battle(round).await,
-                1 => self.battle(zone_rpg()).await,
-                2 => self.battle(swift_swords()).await,
-                3 => self.battle(percentile_skirmish()).await,
-                4 => self.battle(warmachine()).await,
+                // zone-rpg, swift-swords, percentile-skirmish, warmachine.
+                other @ 1..=4 => self.battle(battles[other].1.clone()).await,
                 _ => {
                     if let Some(campaign) = &campaign {
                         self.campaign_turn(campaign).await;
@@ -465,102 +468,6 @@ fn campaign() -> Value {
              "controllers": ["bob"], "start": {"by": "square", "square": "9E"}}
         ],
         "options": {"enforce_army_counts": false, "enforce_site_counts": false}
-    })
-}
-
-/// A zone-rpg fight (seed 001), as the black-box tests set one up.
-fn zone_rpg() -> Value {
-    json!({
-        "ruleset": "zone-rpg",
-        "zones": [{"name": "road"}, {"name": "thicket"}, {"name": "hill"}],
-        "borders": [{"a": "road", "b": "thicket"}, {"a": "thicket", "b": "hill"}],
-        "factions": [{"name": "party"}, {"name": "bandits"}],
-        "initiative": {"kind": "faction", "faction": "bandits"},
-        "characters": [
-            {"id": "Balthasar", "faction": "party", "controller": "alice", "health": 10, "wit": 12, "agi": 10, "str": 14,
-             "zone": "road", "weapons": [{"name": "sword", "damage": "d6"}], "armour": {"name": "light armour", "value": 1}},
-            {"id": "Sybilla", "faction": "party", "controller": "bob", "health": 20, "wit": 13, "agi": 12, "str": 9,
-             "zone": "road", "weapons": [{"name": "dagger", "damage": "d4"}]},
-            {"id": "bandit", "faction": "bandits", "health": 8, "wit": 9, "agi": 8, "str": 10,
-             "zone": "road", "weapons": [{"name": "axe", "damage": "d6"}]}
-        ]
-    })
-}
-
-/// A swift-swords encounter (seed 004), as the black-box tests set one up.
-fn swift_swords() -> Value {
-    let goblin = |id: &str| {
-        json!({"id": id, "side": "goblins", "start": {"zone": "ford", "group": "melee"},
-               "action_dice": {"kind": "set", "values": [5, 4, 3]}, "physical": 9, "mental": 9,
-               "weapons": [{"name": "Spear", "dice": 4, "weight": "medium"}]})
-    };
-    json!({
-        "ruleset": "swift-swords",
-        "map": {
-            "zones": [{"id": "ford", "column": 0, "row": 0, "terrain": "river ford", "going": "rough"},
-                      {"id": "bank", "column": 1, "row": 0, "terrain": "wooded bank"}],
-            "borders": [{"a": "ford", "b": "bank", "cover": "soft_light", "name": "reeds"}]
-        },
-        "sides": [{"name": "heroes", "controller": "alice"}, {"name": "goblins"}],
-        "figures": [
-            {"id": "roland", "side": "heroes", "controller": "alice", "start": {"zone": "ford", "group": "melee"},
-             "action_dice": {"kind": "roll", "dice": 4}, "physical": 9, "mental": 9, "heroic": true,
-             "weapons": [{"name": "Broadsword", "dice": 4, "weight": "medium"}],
-             "defences": {"dodge": 5, "block": 5, "parry": 4},
-             "shield": {"name": "Medium Shield", "block": 2}},
-            goblin("goblin-1"),
-            goblin("goblin-2")
-        ],
-        "options": {"minor_advantage_dice": 0, "major_advantage_dice": 0}
-    })
-}
-
-/// A percentile-skirmish battle (seed 002), as the black-box tests set one up.
-fn percentile_skirmish() -> Value {
-    let card = |name: &str, level: u32, initiative: i32, life: u32, weapons: Value| json!({"name": name, "level": level, "movement": 4.0, "initiative": initiative, "life": life, "weapons": weapons});
-    let sword = json!([{"name": "Sword", "kind": "melee", "damage": "d6"}]);
-    let bow = json!([{"name": "Bow", "kind": "ranged", "range": 24.0, "damage": "d8"}, {"name": "Dagger", "kind": "melee", "damage": "d4"}]);
-    json!({
-        "ruleset": "percentile-skirmish",
-        "table": {"width": 36.0, "depth": 24.0, "terrain": [
-            {"name": "King's road", "kind": "road", "shape": {"kind": "rect", "min": {"x": 0.0, "y": 9.0}, "max": {"x": 36.0, "y": 11.0}}}
-        ]},
-        "participants": [{"name": "red", "controller": "alice"}, {"name": "blue", "controller": "bob"}],
-        "minis": [
-            {"id": "red-knight", "participant": "red", "position": {"x": 10.0, "y": 10.0}, "facing": 0.0, "profile": card("Knight", 3, 10, 20, sword.clone())},
-            {"id": "red-archer", "participant": "red", "position": {"x": 14.0, "y": 11.0}, "facing": 90.0, "profile": card("Archer", 2, 8, 10, bow)},
-            {"id": "blue-guard", "participant": "blue", "position": {"x": 14.0, "y": 10.0}, "facing": 180.0, "profile": card("Guard", 1, 10, 16, sword)}
-        ]
-    })
-}
-
-/// A warmachine battle (seed 000): a warcaster and a unit a side.
-fn warmachine() -> Value {
-    let melee = |name: &str, pow: u8| json!({"name": name, "kind": "melee", "rng": {"kind": "inches", "inches": 0.5}, "pow": pow});
-    let caster = |id: &str, player: &str, x: f64, y: f64| {
-        json!({"id": id, "player": player, "position": {"x": x, "y": y}, "profile": {
-            "name": "Captain", "model_type": "warcaster", "base": "small",
-            "stats": {"spd": 6, "mat": 6, "rat": 5, "def": 15, "arm": 15, "arc": 6, "ctrl": 12},
-            "damage": {"kind": "boxes", "boxes": 17}, "weapons": [melee("Sword", 7)]}})
-    };
-    let trooper = |id: &str, player: &str, unit: &str, x: f64, y: f64| {
-        json!({"id": id, "player": player, "unit": unit, "position": {"x": x, "y": y}, "profile": {
-            "name": "Grunt", "model_type": "trooper", "base": "small",
-            "stats": {"spd": 6, "mat": 6, "rat": 5, "def": 13, "arm": 13},
-            "damage": {"kind": "boxes", "boxes": 1}, "weapons": [melee("Spear", 10)]}})
-    };
-    json!({
-        "ruleset": "warmachine",
-        "table": {"width": 48.0, "depth": 48.0, "terrain": []},
-        "players": [{"name": "red", "controller": "alice"}, {"name": "blue", "controller": "bob"}],
-        "models": [
-            caster("red-caster", "red", 24.0, 8.0),
-            trooper("red-grunt-1", "red", "red-grunts", 10.0, 10.0),
-            trooper("red-grunt-2", "red", "red-grunts", 11.5, 10.0),
-            caster("blue-caster", "blue", 24.0, 40.0),
-            trooper("blue-grunt-1", "blue", "blue-grunts", 36.0, 30.0),
-            trooper("blue-grunt-2", "blue", "blue-grunts", 37.5, 30.0)
-        ]
     })
 }
 

@@ -1,5 +1,5 @@
-//! A set-up of each battle ruleset, for the load test's create phase (figure 7): the black-box
-//! tests' sample battles (tests/tests/api/*.rs), without their fixed seed, so the server seals a
+//! A set-up of each battle ruleset, for the load test's create phase (figure 7) and the soak's
+//! battles: the black-box tests' sample battles (tests/tests/api/*.rs), without their fixed seed, so the server seals a
 //! fresh one as for any client's create.
 
 use serde_json::{json, Value};
