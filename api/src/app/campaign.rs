@@ -234,7 +234,7 @@ fn spec(state: &CampaignState, name: &str) -> Option<ArmySpec> {
 /// applied whose stream does not exist: what a crash between an adjudication and the opening of
 /// its battles left undone (run at start-up). The announcements are found reading the campaign
 /// stream backwards from its end, as far back as the oldest such battle.
-pub fn open_missing_battles(service: &Service, stream: &str) -> Result<usize, ApiError> {
+pub fn open_missing_battles(service: &Service, stream: &str) -> Result<MissingBattles, ApiError> {
     let state = campaign_state(service, stream)?;
     let mut missing = std::collections::BTreeSet::new();
     for (battle, _) in state.battles.iter().filter(|(_, link)| link.automatic && !link.applied) {
@@ -243,7 +243,7 @@ pub fn open_missing_battles(service: &Service, stream: &str) -> Result<usize, Ap
         }
     }
     if missing.is_empty() {
-        return Ok(0);
+        return Ok(MissingBattles { opened: 0, unannounced: 0 });
     }
     let mut announcements = Vec::new();
     let mut from = u64::MAX;
@@ -260,14 +260,17 @@ pub fn open_missing_battles(service: &Service, stream: &str) -> Result<usize, Ap
         let Some(next) = oldest.checked_sub(1) else { break };
         from = next;
     }
-    let mut opened = announcements.len();
     open_battles(service, stream, &announcements)?;
-    if opened < missing.len() {
-        // Battles no event of the log announces: a correction's what-if did (the state a
-        // correction carries links them); a crash came between the ruling and their opening.
-        opened += super::disputes::open_corrected_battles(service, stream)?.len();
-    }
-    Ok(opened)
+    Ok(MissingBattles { opened: announcements.len(), unannounced: missing.len().saturating_sub(announcements.len()) })
+}
+
+/// What [`open_missing_battles`] did: battles opened from their announcements, and battles
+/// still missing that no event of the log announces (a correction's what-if did:
+/// `disputes::open_corrected_battles` opens those; `Service::open_missing_battles` runs both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MissingBattles {
+    pub opened: usize,
+    pub unannounced: usize,
 }
 
 /// Open a battle stream for every battle among `events` (announcements of the

@@ -465,11 +465,22 @@ impl Service {
                     // A battle's correction not yet carried here, then every battle it (or any
                     // adjudication) announced and no stream exists for.
                     done += disputes::complete_carries(self, &stream)?;
-                    done += campaign::open_missing_battles(self, &stream)?;
+                    done += self.open_missing_battles(&stream)?;
                 }
             }
         }
         Ok(done)
+    }
+
+    /// Open every battle stream campaign `stream` links and a crash left unopened: those its
+    /// adjudications announced (`campaign::open_missing_battles`), then those only a correction's
+    /// what-if announced (`disputes::open_corrected_battles`). Returns how many were opened.
+    pub fn open_missing_battles(&self, stream: &str) -> Result<usize, ApiError> {
+        let missing = campaign::open_missing_battles(self, stream)?;
+        if missing.unannounced == 0 {
+            return Ok(missing.opened);
+        }
+        Ok(missing.opened + disputes::open_corrected_battles(self, stream)?.len())
     }
 
     /// Run ruleset `R`'s typed `command` against `stream` (the service's own callers and tests).

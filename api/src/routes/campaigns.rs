@@ -1035,7 +1035,7 @@ pub async fn adjudicate_turn(
     if let Some(replayed) = super::replayed_command(&req, &actor, &stream, "adjudicate_turn", same).await? {
         // Opening what a crash may have left unopened, as a retry always did.
         let (opener, opened) = (state.clone(), stream.clone());
-        blocking(move || campaign::open_missing_battles(&opener.service, &opened).map(drop)).await?;
+        blocking(move || opener.service.open_missing_battles(&opened).map(drop)).await?;
         return Ok(replayed);
     }
     let outcome = blocking(move || campaign::adjudicate(&worker.service, &stream, settled, meta)).await?;
