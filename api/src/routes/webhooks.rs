@@ -123,13 +123,26 @@ fn reaches(caller: &Scope, scope: &Scope, catalog: &herald_projections::Catalog)
     }
 }
 
-/// A subscription the caller administers, or 404 (as for one that does not exist).
+/// A subscription the caller administers: 404 for one that does not exist (or was deleted),
+/// 403 `token.out_of_scope` for one outside the caller's token's scope, as on every other route
+/// a scoped token reaches outside its scope.
 fn administered(state: &crate::state::AppState, caller: &Scope, id: &str) -> Result<SubscriptionRecord, ApiError> {
-    state
+    let record = state
         .webhooks
         .get(state.store.as_ref(), id)?
-        .filter(|record| !record.deleted && reaches(caller, &record.scope, state.service.catalog()))
-        .ok_or_else(|| ApiError::NotFound(format!("no webhook subscription {id}")))
+        .filter(|record| !record.deleted)
+        .ok_or_else(|| ApiError::NotFound(format!("no webhook subscription {id}")))?;
+    if !reaches(caller, &record.scope, state.service.catalog()) {
+        return Err(ApiError::Forbidden {
+            code: "token.out_of_scope".into(),
+            detail: format!(
+                "webhook subscription {id} reads {}, which this token's scope ({caller}) does not reach",
+                record.scope
+            ),
+            rule: None,
+        });
+    }
+    Ok(record)
 }
 
 fn view(state: &crate::state::AppState, record: &SubscriptionRecord) -> Result<SubscriptionView, ApiError> {
@@ -251,8 +264,8 @@ pub async fn list_webhooks(req: HttpRequest, Authenticated(actor): Authenticated
     responses(
         (status = 200, description = "the subscription", body = SubscriptionView),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "no such subscription (or not one the caller administers)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin (`forbidden`), or a subscription outside the token's scope (`token.out_of_scope`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
 #[get("/webhooks/{webhook_id}")]
@@ -274,7 +287,7 @@ pub async fn get_webhook(
     responses(
         (status = 204, description = "deleted"),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin (`forbidden`), or a subscription outside the token's scope (`token.out_of_scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
@@ -330,7 +343,7 @@ async fn set_status(
     responses(
         (status = 200, description = "the subscription, paused", body = SubscriptionView),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin (`forbidden`), or a subscription outside the token's scope (`token.out_of_scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
@@ -349,7 +362,7 @@ pub async fn pause_webhook(
     responses(
         (status = 200, description = "the subscription, active", body = SubscriptionView),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin (`forbidden`), or a subscription outside the token's scope (`token.out_of_scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
@@ -370,7 +383,7 @@ pub async fn resume_webhook(
         (status = 200, description = "the new secret, shown once", body = WebhookSecret),
         (status = 400, description = "an overlap over a week", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin (`forbidden`), or a subscription outside the token's scope (`token.out_of_scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
@@ -416,7 +429,7 @@ pub async fn rotate_webhook_secret(
     responses(
         (status = 200, description = "the attempts, oldest first", body = AttemptLog),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin (`forbidden`), or a subscription outside the token's scope (`token.out_of_scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
@@ -445,7 +458,7 @@ pub async fn webhook_attempts(
         (status = 202, description = "queued; the attempts appear in the delivery log", body = SubscriptionView),
         (status = 400, description = "neither or both of `position` and `from`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "no bearer token, or a revoked or expired one", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "not an admin (`forbidden`), or a subscription outside the token's scope (`token.out_of_scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "the position holds no event the subscription receives (`webhook.not_delivered`)", body = Problem, content_type = "application/problem+json"),
     ),

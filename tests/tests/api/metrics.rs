@@ -84,7 +84,7 @@ async fn metrics_count_requests_and_commands_and_readiness_reports_the_projectio
     assert_eq!(value("herald_read_model_states"), 1, "the battle's state: {text}");
     assert_eq!(value("herald_view_cache_entries"), 0, "no view was read yet: {text}");
     assert_eq!(value("herald_view_cache_bytes"), 0, "{text}");
-    assert_eq!(value("herald_view_cache_capacity_bytes"), 64 << 20, "{text}");
+    assert_eq!(value("herald_view_cache_capacity_bytes"), 16 << 20, "{text}");
     assert_eq!(value("herald_store_cache_capacity_bytes"), 64 << 20, "{text}");
     assert_eq!(value("herald_token_cache_entries"), 5, "the admin's and the cast's four: {text}");
     assert_eq!(value("herald_live_readers"), 0, "{text}");

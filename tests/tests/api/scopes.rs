@@ -117,8 +117,9 @@ async fn a_campaign_judge_judges_that_campaign_and_its_battles_and_nothing_else(
 }
 
 /// Fill a path template of the spec with ids out of the token's scope.
-fn out_of_scope_path(template: &str, campaign: &str, battle: &str) -> String {
+fn out_of_scope_path(template: &str, campaign: &str, battle: &str, webhook: &str) -> String {
     template
+        .replace("{webhook_id}", webhook)
         .replace("{campaign_id}", campaign)
         .replace("{battle_id}", battle)
         .replace("{stream}", &format!("battle-{battle}"))
@@ -128,11 +129,17 @@ fn out_of_scope_path(template: &str, campaign: &str, battle: &str) -> String {
 
 #[tokio::test]
 async fn every_mutating_route_refuses_a_token_outside_its_scope_and_writes_nothing() {
-    let app = spawn_app().await;
+    // Webhook targets on the loopback address are allowed, so that a host-wide subscription
+    // exists for the scoped admin to be refused.
+    let app = spawn_app_with(|settings| settings.webhooks.allow_hosts = vec!["127.0.0.1".into()]).await;
     let cast = Cast::issue(&app).await;
     let (campaign, _) = campaign::create(&app, &cast).await;
     let own = create_sample(&app, &cast).await;
     let other = create_sample(&app, &cast).await;
+    let hook = json!({"url": "http://127.0.0.1:9/hook"});
+    let subscription = app.request("POST", "/v1/webhooks", Some(ADMIN_TOKEN), Some(hook)).await;
+    assert_eq!(subscription.status, 201, "{:#}", subscription.body);
+    let webhook = subscription.body["subscription"]["id"].as_str().expect("a subscription id").to_string();
     // An admin of one battle: its role passes every role check, so only the scope refuses.
     let (token, _) = issue(&app, json!({"role": "admin", "scope": own.stream})).await;
     let before = head(&app).await;
@@ -144,11 +151,12 @@ async fn every_mutating_route_refuses_a_token_outside_its_scope_and_writes_nothi
             if operations.get(method).is_none() {
                 continue;
             }
-            let path = out_of_scope_path(template, &campaign, other.id.as_str());
+            let path = out_of_scope_path(template, &campaign, other.id.as_str(), &webhook);
             // `{}`: the scope is checked before the body is read (a token's body before it is
             // issued).
             let body = match template.as_str() {
                 "/v1/tokens" => json!({"role": "observer"}),
+                "/v1/webhooks" => json!({"url": "http://127.0.0.1:9/hook", "scope": other.stream}),
                 _ => json!({}),
             };
             let reply = app.request(&method.to_uppercase(), &path, Some(&token), Some(body)).await;

@@ -405,8 +405,8 @@ async fn targets_filters_and_creators_are_refused_with_clear_problems_and_nothin
     let listed = app.request("GET", "/v1/webhooks", Some(&scoped), None).await;
     assert_eq!(listed.body["webhooks"].as_array().map(Vec::len), Some(1), "{:#}", listed.body);
     let host_id = hosts.body["subscription"]["id"].as_str().expect("an id");
-    let hidden = app.request("GET", &format!("/v1/webhooks/{host_id}"), Some(&scoped), None).await;
-    assert_problem(&hidden, 404, "not_found");
+    let outside = app.request("GET", &format!("/v1/webhooks/{host_id}"), Some(&scoped), None).await;
+    assert_problem(&outside, 403, "token.out_of_scope");
     drop(battle);
 }
 
