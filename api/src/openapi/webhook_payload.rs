@@ -20,6 +20,8 @@ pub fn describe(document: &mut Value) {
                 "post": {
                     "operationId": "webhook_event",
                     "tags": ["webhooks"],
+                    // Herald sends it: the receiver checks the signature, not a bearer token.
+                    "security": [],
                     "summary": "One event, as the subscription's reader sees it",
                     "description": "Herald POSTs each event a subscription receives to its URL, one event per request, \
 in `$all` order (so in order per stream), at least once: a request that does not get a 2xx within 10 s is retried \
