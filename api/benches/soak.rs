@@ -19,9 +19,12 @@
 //! reading the read models it saved, once folding the whole log again (the saved read models
 //! moved aside); it prints the memory of each once ready, the ratio live / restarted (goal
 //! ≤ 1.5×) and how much the memory grew over the second half of the load (flat once the caches
-//! are full). `HERALD_SOAK_ARGS` passes server flags (split on spaces) to every start, to compare
-//! settings; `MALLOC_ARENA_MAX` and `HERALD_MALLOC_TRIM_SECS` reach the server too (the
-//! allocator's settings, `api/src/allocator.rs`); `HERALD_LOAD_BIN` serves from another build. Run as a test or in a debug build it
+//! are full). The first restart is measured twice: once ready (cold caches), and again after it
+//! has served the reads the load made of every stream it created (views as the three readers,
+//! events, dice, pictures) and a page-through of the whole log, so that its caches are as full as
+//! the live server's — the like-for-like figure, since a restarted host serves the same reads. `HERALD_SOAK_ARGS` passes server flags (split on spaces) to every start, to compare
+//! settings; `MIMALLOC_*` variables reach the server too (the allocator's settings,
+//! `api/src/allocator.rs`); `HERALD_LOAD_BIN` serves from another build. Run as a test or in a debug build it
 //! loads for 3 s as a quick check that it still runs.
 //!
 //! Not a timed test: it asserts nothing about the figures, it prints them (docs/PERFORMANCE.md,
@@ -95,7 +98,10 @@ fn main() {
         "t (s)", "RSS MiB", "events", "commands", "disk MiB"
     );
     let client = Client::new(&server);
-    let samples = runtime.block_on(async { load(&client, &settings, dir.path()).await });
+    let cast = Arc::new(runtime.block_on(Cast::issue(&client)));
+    let touched = Touched::default();
+    let samples = runtime.block_on(async { load(&client, &settings, dir.path(), &cast, &touched).await });
+    let live_caches = caches(&runtime.block_on(client.metrics()));
     let live = samples.last().map_or(start_rss, |sample| sample.rss);
     let peak = samples.iter().map(|sample| sample.rss).max().unwrap_or(live);
     let events = samples.last().map_or(0, |sample| sample.events);
@@ -107,6 +113,15 @@ fn main() {
     let saved = Server::start(dir.path(), &settings.server_args);
     let saved_ready = restart.elapsed();
     let saved_rss = saved.rss_mib();
+    // Like for like: the restarted server after the reads the live one served (every stream the
+    // load created, read again as the load read it, and the whole log paged through), so that its
+    // caches are as full as the live server's.
+    let warming = Instant::now();
+    let saved_client = Client::new(&saved);
+    let reads = runtime.block_on(warm(&saved_client, &cast, &touched, settings.clients, events));
+    let warmed_in = warming.elapsed();
+    let warmed_rss = saved.rss_mib();
+    let warmed_caches = caches(&runtime.block_on(saved_client.metrics()));
     saved.stop_gracefully();
     let moved = dir.path().join("read-models.moved-aside");
     let _ = std::fs::rename(dir.path().join("read-models"), &moved);
@@ -127,6 +142,21 @@ fn main() {
          live / restarted = {:.2}x (goal <= 1.5x)",
         saved_ready.as_secs_f64(),
         ratio(saved_rss)
+    );
+    println!(
+        "  the same restart after {reads} reads of what the load created (every stream's views, events, dice and \
+         picture, and the whole log paged through; {:.1} s): {warmed_rss} MiB; live / warmed restart = {:.2}x \
+         (goal <= 1.5x)",
+        warmed_in.as_secs_f64(),
+        ratio(warmed_rss)
+    );
+    println!("    caches of the live server at the end of the load: {live_caches}");
+    println!("    caches of the warmed restart:                     {warmed_caches}");
+    println!(
+        "  memory that follows the data: the restart holds {} MiB more than an empty server ({:.0} KiB per 1,000 \
+         events)",
+        saved_rss.saturating_sub(start_rss),
+        saved_rss.saturating_sub(start_rss) as f64 * 1024.0 / (events as f64 / 1000.0).max(f64::EPSILON)
     );
     println!(
         "  restarted folding the whole log again: {folded_rss} MiB once ready (after {:.2} s); live / restarted = \
@@ -163,8 +193,7 @@ struct Sample {
 }
 
 /// The load, with a reading every `settings.every`, until `settings.duration` is over.
-async fn load(client: &Client, settings: &Settings, dir: &Path) -> Vec<Sample> {
-    let cast = Arc::new(Cast::issue(client).await);
+async fn load(client: &Client, settings: &Settings, dir: &Path, cast: &Arc<Cast>, touched: &Touched) -> Vec<Sample> {
     let pictures = Arc::new(client.pictures().await);
     let commands = Arc::new(AtomicU64::new(0));
     let failures = Arc::new(AtomicU64::new(0));
@@ -173,9 +202,9 @@ async fn load(client: &Client, settings: &Settings, dir: &Path) -> Vec<Sample> {
     let workers: Vec<_> = (0..settings.clients)
         .map(|worker| {
             let (client, cast, pictures) = (client.clone(), cast.clone(), pictures.clone());
-            let (commands, failures) = (commands.clone(), failures.clone());
+            let (commands, failures, touched) = (commands.clone(), failures.clone(), touched.clone());
             tokio::spawn(async move {
-                let table = Table { client, cast, pictures, commands, failures };
+                let table = Table { client, cast, pictures, commands, failures, touched };
                 table.play(worker, until).await;
             })
         })
@@ -228,6 +257,53 @@ async fn load(client: &Client, settings: &Settings, dir: &Path) -> Vec<Sample> {
     samples
 }
 
+/// Read again, with `clients` readers at once, what the load read of every stream it created
+/// (views as the public, a player and the judge, the stream's events, a battle's dice, the
+/// picture), in the order the streams were created, then page through the whole log (`events`
+/// long). Returns how many reads were made.
+async fn warm(client: &Client, cast: &Arc<Cast>, touched: &Touched, clients: usize, events: u64) -> usize {
+    let streams: Vec<Stream> = touched.lock().map(|touched| touched.clone()).unwrap_or_default();
+    let streams = Arc::new(streams);
+    let next = Arc::new(AtomicU64::new(0));
+    let readers: Vec<_> = (0..clients)
+        .map(|_| {
+            let (client, cast, streams, next) = (client.clone(), cast.clone(), streams.clone(), next.clone());
+            tokio::spawn(async move {
+                let mut reads = 0;
+                loop {
+                    let Ok(at) = usize::try_from(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                    let Some(stream) = streams.get(at) else { break };
+                    for token in [None, Some(cast.alice.as_str()), Some(cast.judge.as_str())] {
+                        client.get(&format!("/v1/{}", stream.path), token).await;
+                    }
+                    client.get(&format!("/v1/streams/{}/events", stream.stream), None).await;
+                    reads += 4;
+                    if stream.path.starts_with("battles/") {
+                        client.get(&format!("/v1/streams/{}/dice", stream.stream), None).await;
+                        reads += 1;
+                    }
+                    if let Some(picture) = &stream.picture {
+                        client.get(&format!("/v1/{}/{picture}", stream.path), None).await;
+                        reads += 1;
+                    }
+                }
+                reads
+            })
+        })
+        .collect();
+    let mut reads = 0;
+    for reader in readers {
+        reads += reader.await.unwrap_or(0);
+    }
+    let mut from = 0;
+    while from < events {
+        client.get(&format!("/v1/events?from={from}&limit=1000"), None).await;
+        reads += 1;
+        from += 1000;
+    }
+    reads
+}
+
 /// The value of an unlabelled metric (0 when absent).
 fn metric(text: &str, name: &str) -> u64 {
     text.lines()
@@ -240,10 +316,9 @@ fn metric(text: &str, name: &str) -> u64 {
 fn caches(text: &str) -> String {
     let mib = |name: &str| metric(text, name) as f64 / (1024.0 * 1024.0);
     format!(
-        "heap in use {:.0} MiB, free in arenas {:.0} MiB, views {} ({:.1} MiB), read-model streams {}, states {}, \
-         tokens {}, live readers {}, label sets {}",
-        mib("herald_allocator_in_use_bytes"),
-        mib("herald_allocator_free_bytes"),
+        "heap committed {:.0} MiB, views {} ({:.1} MiB), read-model streams {}, states {}, tokens {}, live readers {}, \
+         label sets {}",
+        mib("herald_allocator_committed_bytes"),
         metric(text, "herald_view_cache_entries"),
         mib("herald_view_cache_bytes"),
         metric(text, "herald_read_model_streams"),
@@ -312,11 +387,30 @@ struct Table {
     pictures: Arc<Vec<(String, String)>>,
     commands: Arc<AtomicU64>,
     failures: Arc<AtomicU64>,
+    /// Every stream the load created, in order, for the warmed restart to read again.
+    touched: Touched,
+}
+
+/// The streams the load created: `(path of its view, picture, is a campaign)`.
+type Touched = Arc<std::sync::Mutex<Vec<Stream>>>;
+
+/// A stream the load created and read.
+#[derive(Clone)]
+struct Stream {
+    /// `battles/<id>` or `campaigns/<id>`.
+    path: String,
+    /// `battle-<id>` or `campaign-<id>`.
+    stream: String,
+    /// The picture the load read (a battle's ruleset picture, a campaign's map).
+    picture: Option<String>,
 }
 
 impl Table {
     async fn play(&self, worker: usize, until: Instant) {
         let campaign = self.command("/v1/campaigns", &self.cast.judge, campaign()).await.and_then(|c| stream_id(&c));
+        if let Some(id) = &campaign {
+            self.touch(format!("campaigns/{id}"), format!("campaign-{id}"), Some("map.svg".into()));
+        }
         // The load test's set-ups (coalition first, then the other four rulesets).
         let battles = setups::all(coalition_battle());
         let mut round = worker;
@@ -333,6 +427,12 @@ impl Table {
             }
             self.reads(round).await;
             round += 1;
+        }
+    }
+
+    fn touch(&self, path: String, stream: String, picture: Option<String>) {
+        if let Ok(mut touched) = self.touched.lock() {
+            touched.push(Stream { path, stream, picture });
         }
     }
 
@@ -360,6 +460,7 @@ impl Table {
         else {
             return;
         };
+        self.touch(format!("battles/{id}"), format!("battle-{id}"), None);
         let at = |tail: &str| format!("/v1/battles/{id}{tail}");
         self.command(&at("/entropy"), &cast.alice, json!({"entropy": format!("alice {round}")})).await;
         self.command(&at("/entropy"), &cast.bob, json!({"entropy": format!("bob {round}")})).await;
@@ -385,6 +486,7 @@ impl Table {
             return;
         };
         let picture = self.pictures.iter().find(|(name, _)| *name == ruleset).map(|(_, picture)| picture.clone());
+        self.touch(format!("battles/{id}"), format!("battle-{id}"), picture.clone());
         for roll in 0..6 {
             let body = json!({"expression": "2d6", "purpose": format!("soak {roll}")});
             self.command(&format!("/v1/streams/battle-{id}/rolls"), &cast.judge, body).await;

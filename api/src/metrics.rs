@@ -178,14 +178,14 @@ impl Metrics {
         );
         if let Some(allocator) = crate::allocator::stats() {
             gauge(
-                "herald_allocator_in_use_bytes",
-                "Heap bytes in use (glibc's mallinfo2: arena chunks in use plus blocks mapped alone).",
-                allocator.in_use,
+                "herald_allocator_committed_bytes",
+                "Bytes the allocator (mimalloc) has committed from the system: the heap, in use or kept for reuse (src/allocator.rs).",
+                allocator.committed,
             );
             gauge(
-                "herald_allocator_free_bytes",
-                "Heap bytes freed but kept by the allocator's arenas (resident until reused or trimmed; src/allocator.rs).",
-                allocator.free,
+                "herald_allocator_peak_committed_bytes",
+                "The most bytes the allocator ever had committed since the server started.",
+                allocator.peak_committed,
             );
         }
         gauge(
