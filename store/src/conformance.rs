@@ -102,6 +102,10 @@ pub const CASES: &[(&str, Case)] = &[
     ("subscription_catches_up_then_follows_later_appends", subscription_catches_up_then_follows_later_appends),
     ("watch_head_moves_before_append_returns", watch_head_moves_before_append_returns),
     ("append_many_writes_each_request_in_order", append_many_writes_each_request_in_order),
+    (
+        "submitted_appends_are_answered_as_appends_in_submit_order",
+        submitted_appends_are_answered_as_appends_in_submit_order,
+    ),
     ("scans_list_every_command_and_secret", scans_list_every_command_and_secret),
 ];
 
@@ -144,6 +148,7 @@ macro_rules! conformance_suite {
             subscription_catches_up_then_follows_later_appends,
             watch_head_moves_before_append_returns,
             append_many_writes_each_request_in_order,
+            submitted_appends_are_answered_as_appends_in_submit_order,
             scans_list_every_command_and_secret,
         ]);
     };

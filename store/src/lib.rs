@@ -11,7 +11,8 @@
 //! [`codec`] documents the on-disk layout and encodes and decodes stored events, for tools and
 //! tamper tests that open the sled database directly.
 //!
-//! Acknowledged means durable: `append` returns only after the events are flushed, and reads
+//! Acknowledged means durable: `append` returns (and a `submit`ted append's [`Pending`] answer
+//! resolves) only after the events are flushed, and reads
 //! never show an event before that point. Idempotency is checked before the expected version,
 //! so a retried command gets its first answer even after the stream moved on; a command id is
 //! bound to its stream, not to its exact events (a retry may carry freshly generated event ids).
@@ -19,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod pending;
 mod plan;
 mod types;
 mod validate;
@@ -30,19 +32,43 @@ pub mod postgres;
 pub mod sled_store;
 
 pub use error::StoreError;
+pub use pending::{Pending, PendingFuture};
 pub use postgres::{PostgresOptions, PostgresStore};
 pub use sled_store::{Durability, SledStore, DEFAULT_CACHE, DEFAULT_RESERVE};
 pub use types::*;
 
 /// A durable, ordered event log.
 ///
-/// All methods block; async callers run them on a blocking thread pool.
+/// All methods block but [`EventStore::submit`], which queues an append and hands back its
+/// answer to await; async callers run the others on a blocking thread pool, unless
+/// [`EventStore::reads_are_local`] says they answer from this process's memory or disk.
 pub trait EventStore: Send + Sync + 'static {
     /// Append events to one stream, atomically, if the stream is at the expected version.
     ///
     /// Returns only after the events are durable. When `request.command_id` was seen before,
     /// returns the first append's result with `replayed: true` and writes nothing.
     fn append(&self, request: AppendRequest) -> Result<AppendResult, StoreError>;
+
+    /// Queue the append [`EventStore::append`] would make and return its answer to wait for or
+    /// await, without blocking this thread on the write.
+    ///
+    /// The same guarantee: the [`Pending`] resolves only once the events are durable (flushed
+    /// and synced with their group commit), with the same result or error `append` would have
+    /// returned; nothing reads them before that. A request the store refuses before queueing it
+    /// (malformed, the store closed) may be refused here at once instead of by the handle.
+    /// Dropping the handle does not withdraw the append. Backends with a writer thread queue to it and return at once; the default appends
+    /// synchronously and returns the handle already answered.
+    fn submit(&self, request: AppendRequest) -> Result<Pending, StoreError> {
+        Ok(Pending::answered(self.append(request)))
+    }
+
+    /// Whether reads answer from this process (memory, or a local disk through the page cache),
+    /// in microseconds, so that an async caller may make them on its executor's thread instead
+    /// of handing them to a blocking pool. False (the default) for a store over the network,
+    /// whose every read is a round trip.
+    fn reads_are_local(&self) -> bool {
+        false
+    }
 
     /// Append several requests, each atomically and judged as [`EventStore::append`] judges it,
     /// in order: whatever request `i` writes comes before what request `i + 1` writes in `$all`.

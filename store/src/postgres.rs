@@ -175,6 +175,10 @@ impl EventStore for PostgresStore {
         self.writer.as_ref().ok_or(StoreError::Closed)?.append(request)
     }
 
+    fn submit(&self, request: AppendRequest) -> Result<crate::Pending, StoreError> {
+        self.writer.as_ref().ok_or(StoreError::Closed)?.submit(request)
+    }
+
     fn append_many(&self, requests: Vec<AppendRequest>) -> Vec<Result<AppendResult, StoreError>> {
         match self.writer.as_ref() {
             Some(writer) => writer.append_many(requests),

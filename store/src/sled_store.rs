@@ -294,6 +294,16 @@ impl EventStore for SledStore {
         self.writer.as_ref().ok_or(StoreError::Closed)?.append(request)
     }
 
+    fn submit(&self, request: AppendRequest) -> Result<crate::Pending, StoreError> {
+        self.writer.as_ref().ok_or(StoreError::Closed)?.submit(request)
+    }
+
+    /// sled keeps its trees in this process: a read is a lookup in its cache or a page read
+    /// from the local disk, never a round trip.
+    fn reads_are_local(&self) -> bool {
+        true
+    }
+
     fn append_many(&self, requests: Vec<AppendRequest>) -> Vec<Result<AppendResult, StoreError>> {
         match self.writer.as_ref() {
             Some(writer) => writer.append_many(requests),

@@ -14,6 +14,7 @@ pub mod whatif;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use futures_util::future::BoxFuture;
 use herald_domain::{
     dice::{seed, DiceTape},
     event_type_of, registry,
@@ -108,7 +109,10 @@ pub struct Service {
     catalog: Arc<Catalog>,
     /// Writers to the same stream take turns here, so they decide on each other's results
     /// instead of racing to a conflict; the expected version still guards across processes.
-    stream_locks: Vec<std::sync::Mutex<()>>,
+    /// Async locks (tokio's, which need no runtime): a command awaited on an HTTP worker holds
+    /// its stripe while its append is flushed without holding the thread, and a command on a
+    /// blocking thread ([`Service::execute`]) takes the same stripes.
+    stream_locks: Vec<tokio::sync::Mutex<()>>,
     /// Observes how long each append takes until durable (`herald_store_append_duration_seconds`).
     append_latency: Option<prometheus::Histogram>,
 }
@@ -188,7 +192,7 @@ impl Service {
         Self {
             store,
             catalog,
-            stream_locks: (0..STREAM_LOCKS).map(|_| std::sync::Mutex::new(())).collect(),
+            stream_locks: (0..STREAM_LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
             append_latency: None,
         }
     }
@@ -347,9 +351,29 @@ impl Service {
         }
     }
 
-    /// Run `command` (the ruleset's command as JSON) against `stream`. Blocking: call from a
-    /// blocking thread.
+    /// Run `command` (the ruleset's command as JSON) against `stream`: [`Service::execute_async`]
+    /// run to its end on this thread. Blocking: call it from a blocking thread (the service's own
+    /// callers: campaigns, disputes, start-up, the command line), never from an async executor's
+    /// thread, which it would hold until the append is durable, and where the stream's lock may be
+    /// held by a command waiting on that same thread.
     pub fn execute(
+        &self,
+        ruleset: &'static dyn AnyRuleset,
+        stream: &str,
+        command: serde_json::Value,
+        meta: CommandMeta,
+    ) -> Result<CommandOutcome, ApiError> {
+        pollster::block_on(self.execute_async(ruleset, stream, command, meta))
+    }
+
+    /// Run `command` (the ruleset's command as JSON) against `stream`, awaiting the stream's
+    /// turn and the append's group commit instead of blocking a thread on them; the one command
+    /// path, which [`Service::execute`] runs on blocking threads.
+    ///
+    /// Everything else it does runs on the caller's thread: the read models, the decision, and
+    /// the store's reads (idempotency, the sealed seed). An HTTP worker may await it only when
+    /// those are short (a local store, a decision of microseconds: `routes::runs_on_worker`).
+    pub async fn execute_async(
         &self,
         ruleset: &'static dyn AnyRuleset,
         stream: &str,
@@ -367,7 +391,7 @@ impl Service {
         };
         let outcome = {
             // Released before the policies run: they execute commands on the same stream.
-            let _turn = self.stream_lock(stream);
+            let _turn = self.stream_lock(stream).await;
             // A command that commits to hidden formulas gets its salt here, before it is compared
             // with an earlier request, decided and stored: derived from the command id, a retry
             // gets the same salt (docs/adr/0003-formula-commitments.md).
@@ -379,13 +403,13 @@ impl Service {
                 self.check_same_request(&command_id, &command)?;
                 if let Some(outcome) = self.replay_of(stream, &command_id)? {
                     drop(_turn);
-                    return self.complete_replay(ruleset, stream, outcome, &meta, &command_id);
+                    return self.complete_replay(ruleset, stream, outcome, &meta, &command_id).await;
                 }
             }
             let mut attempt = 0;
             let outcome = loop {
                 attempt += 1;
-                match self.decide_and_append(ruleset, stream, &command, &meta, &command_id) {
+                match self.decide_and_append(ruleset, stream, &command, &meta, &command_id).await {
                     Err(ApiError::Conflict(_)) if meta.expected_version.is_none() && attempt < CONFLICT_RETRIES => {
                         // Another writer (another process, or a command the read models have not
                         // seen yet) moved the stream on: fold what it appended and decide again.
@@ -405,7 +429,7 @@ impl Service {
         if !outcome.replayed {
             // What the service appends on its own in consequence (the seed reveal when a battle
             // ends) is part of this request's answer, so the caller's version stays current.
-            if let Some(follow_up) = self.apply_policies(ruleset, stream, &meta, &command_id)? {
+            if let Some(follow_up) = self.apply_policies(ruleset, stream, &meta, &command_id).await? {
                 outcome.version = follow_up.version;
                 outcome.events.extend(follow_up.events);
             }
@@ -416,7 +440,7 @@ impl Service {
     /// A retried command is answered as the first time; what the service was to append in its
     /// consequence and a crash may have left undone (the seed reveal of a battle that ended) is
     /// done now and added to the answer, as it would have been.
-    fn complete_replay(
+    async fn complete_replay(
         &self,
         ruleset: &'static dyn AnyRuleset,
         stream: &str,
@@ -426,7 +450,7 @@ impl Service {
     ) -> Result<CommandOutcome, ApiError> {
         let follow_up = format!("idem:{}:{}", Actor::system().id, policy_key(command_id));
         if self.store.stored_command(&follow_up)?.is_none() {
-            if let Some(done) = self.apply_policies(ruleset, stream, meta, command_id)? {
+            if let Some(done) = self.apply_policies(ruleset, stream, meta, command_id).await? {
                 outcome.version = done.version;
                 outcome.events.extend(done.events);
             }
@@ -457,7 +481,7 @@ impl Service {
                         expected_version: None,
                         scope: Scope::Host,
                     };
-                    if self.apply_policies(entry.ruleset, &stream, &meta, &policy)?.is_some() {
+                    if pollster::block_on(self.apply_policies(entry.ruleset, &stream, &meta, &policy))?.is_some() {
                         done += 1;
                     }
                 }
@@ -573,12 +597,14 @@ impl Service {
         self.replay_of(stream, &command_id)
     }
 
-    fn stream_lock(&self, stream: &str) -> std::sync::MutexGuard<'_, ()> {
+    /// `stream`'s turn: the lock stripe its name hashes to, awaited (FIFO), held until its
+    /// command's events are folded into the read models.
+    async fn stream_lock(&self, stream: &str) -> tokio::sync::MutexGuard<'_, ()> {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         stream.hash(&mut hasher);
         let stripe = usize::try_from(hasher.finish() % STREAM_LOCKS as u64).unwrap_or(0);
-        self.stream_locks[stripe].lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.stream_locks[stripe].lock().await
     }
 
     /// A retry must repeat its request: an `Idempotency-Key` already used for a different command
@@ -631,7 +657,7 @@ impl Service {
         }
     }
 
-    fn decide_and_append(
+    async fn decide_and_append(
         &self,
         ruleset: &'static dyn AnyRuleset,
         stream: &str,
@@ -703,7 +729,11 @@ impl Service {
             command: Some(serde_json::to_value(&record).map_err(ApiError::internal)?),
         };
         let timer = self.append_latency.as_ref().map(prometheus::Histogram::start_timer);
-        let result = self.store.append(request);
+        // Awaited, not waited for: the caller's thread is free while the group commit flushes.
+        let result = match self.store.submit(request) {
+            Ok(pending) => pending.await,
+            Err(refused) => Err(refused),
+        };
         drop(timer);
         let result = result?;
         Ok(CommandOutcome {
@@ -732,27 +762,30 @@ impl Service {
 
     /// Rules the service applies on its own after an append: a battle that ended has its seed
     /// revealed (DESIGN.md "Dice that anyone can check").
-    fn apply_policies(
-        &self,
+    /// Boxed, as the policies' command is a command: its future holds this one.
+    fn apply_policies<'a>(
+        &'a self,
         ruleset: &'static dyn AnyRuleset,
-        stream: &str,
-        meta: &CommandMeta,
-        command_id: &str,
-    ) -> Result<Option<CommandOutcome>, ApiError> {
-        let Some(entry) = self.catalog.entry(stream) else { return Ok(None) };
-        let due = ruleset.dice(entry.state.as_ref()).and_then(|cursor| cursor.due().map(|due| due.key));
-        let Some(server_seed) = due.map(|key| self.key_seed(stream, key)).transpose()?.flatten() else {
-            return Ok(None);
-        };
-        let Some(reveal) = ruleset.reveal_seed(hex::encode(server_seed), None) else { return Ok(None) };
-        let policy = CommandMeta {
-            actor: Actor::system(),
-            idempotency_key: Some(policy_key(command_id)),
-            expected_version: None,
-            scope: Scope::Host,
-            ..meta.clone()
-        };
-        self.execute(ruleset, stream, reveal, policy).map(Some)
+        stream: &'a str,
+        meta: &'a CommandMeta,
+        command_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<CommandOutcome>, ApiError>> {
+        Box::pin(async move {
+            let Some(entry) = self.catalog.entry(stream) else { return Ok(None) };
+            let due = ruleset.dice(entry.state.as_ref()).and_then(|cursor| cursor.due().map(|due| due.key));
+            let Some(server_seed) = due.map(|key| self.key_seed(stream, key)).transpose()?.flatten() else {
+                return Ok(None);
+            };
+            let Some(reveal) = ruleset.reveal_seed(hex::encode(server_seed), None) else { return Ok(None) };
+            let policy = CommandMeta {
+                actor: Actor::system(),
+                idempotency_key: Some(policy_key(command_id)),
+                expected_version: None,
+                scope: Scope::Host,
+                ..meta.clone()
+            };
+            self.execute_async(ruleset, stream, reveal, policy).await.map(Some)
+        })
     }
 }
 
@@ -801,4 +834,110 @@ pub fn decode_events<R: Ruleset>(events: &[RecordedEvent]) -> Result<Vec<R::Even
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{
+        future::Future,
+        task::{Context as TaskContext, Waker},
+    };
+
+    use chrono::TimeZone;
+    use herald_domain::{
+        coalition::battle::{BattleCommand, CoalitionBattle},
+        Role,
+    };
+    use herald_store::SledStore;
+
+    use super::*;
+
+    fn meta(expected_version: Option<u64>) -> CommandMeta {
+        CommandMeta {
+            actor: Actor::new("token:judge", Role::Judge),
+            recorded_at: Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).single().expect("a time"),
+            idempotency_key: None,
+            correlation_id: None,
+            expected_version,
+            scope: Scope::Host,
+        }
+    }
+
+    /// A service over a fresh sled store, and a coalition battle created in it.
+    fn battle() -> (Service, String, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let store: Arc<dyn EventStore> = Arc::new(SledStore::open(dir.path()).expect("a store"));
+        let catalog = Arc::new(Catalog::rebuild(store.as_ref()).expect("a catalog"));
+        let service = Service::new(store, catalog);
+        let stream = format!("battle-{}", uuid::Uuid::now_v7());
+        let commitment = service.seal_seed(&stream, None).expect("sealed");
+        let create = serde_json::json!({
+            "type": "create_battle",
+            "armies": {
+                "a": {"name": "Sai Rei", "team": "coalition", "rank": "cpl_lt_commander", "controller": "alice",
+                      "slots": [{"creature": "Kris Mage", "colors": ["red"], "power": 1, "toughness": 1, "troops": 5000}]},
+                "b": {"name": "Plague Host", "team": "phyrexia", "rank": "cpl_lt_commander", "controller": "bob",
+                      "slots": [{"creature": "Phyrexian Broodlings", "colors": ["black"], "power": 2, "toughness": 2, "troops": 5000}]}
+            },
+            "engagement": {"kind": "no_attacker"},
+            "terrain": "swamp",
+            "strategy_deadline": "2026-12-01T00:00:00Z",
+            "seed_commitment": hex::encode(commitment),
+        });
+        let create: BattleCommand = serde_json::from_value(create).expect("a creation");
+        service.execute_as::<CoalitionBattle>(&stream, &create, meta(None)).expect("created");
+        (service, stream, dir)
+    }
+
+    /// A judge's roll on the battle, as the rolls route makes it.
+    fn roll(purpose: &str) -> serde_json::Value {
+        let roll = serde_json::from_value(serde_json::json!({ "expression": "2d6", "purpose": purpose }));
+        ruleset::<CoalitionBattle>().expect("registered").judge_roll(roll.expect("a roll"))
+    }
+
+    #[test]
+    fn a_command_awaited_on_a_single_threaded_runtime_is_durable_and_folded_when_it_returns() {
+        let (service, stream, _dir) = battle();
+        let rules = ruleset::<CoalitionBattle>().expect("registered");
+        let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a runtime");
+        let outcome =
+            runtime.block_on(service.execute_async(rules, &stream, roll("awaited"), meta(None))).expect("rolled");
+        assert_eq!((outcome.version, outcome.events.len()), (1, 1));
+        assert_eq!(service.store().stream_version(&stream).expect("read"), Some(1), "appended");
+        assert_eq!(service.catalog().version_of(&stream), Some(1), "folded before the command returned");
+    }
+
+    #[test]
+    fn a_command_waits_for_its_streams_turn_without_holding_its_thread() {
+        let (service, stream, _dir) = battle();
+        let rules = ruleset::<CoalitionBattle>().expect("registered");
+        let turn = pollster::block_on(service.stream_lock(&stream));
+        let mut command = std::pin::pin!(service.execute_async(rules, &stream, roll("waits"), meta(None)));
+        let polled = command.as_mut().poll(&mut TaskContext::from_waker(Waker::noop()));
+        assert!(polled.is_pending(), "it waits for the stream, handing the thread back");
+        assert_eq!(service.store().stream_version(&stream).expect("read"), Some(0), "nothing decided meanwhile");
+        drop(turn);
+        let outcome = pollster::block_on(command).expect("rolled once the stream is free");
+        assert_eq!(outcome.version, 1);
+        assert_eq!(service.catalog().version_of(&stream), Some(1));
+    }
+
+    #[test]
+    fn two_commands_on_one_stream_decide_in_turn_the_second_on_the_first_ones_result() {
+        let (service, stream, _dir) = battle();
+        let rules = ruleset::<CoalitionBattle>().expect("registered");
+        // Both pinned to version 0 (If-Match): the second, deciding only once the first's events
+        // are folded, is refused by the precondition (412), not by the store's conflict (409).
+        let (first, second) = pollster::block_on(async {
+            futures_util::join!(
+                service.execute_async(rules, &stream, roll("first"), meta(Some(0))),
+                service.execute_async(rules, &stream, roll("second"), meta(Some(0))),
+            )
+        });
+        assert_eq!(first.expect("the first rolled").version, 1);
+        assert!(matches!(second, Err(ApiError::PreconditionFailed(_))), "{second:?}");
+        // And a command through the blocking face takes the same turns.
+        let third = service.execute(rules, &stream, roll("third"), meta(Some(1))).expect("rolled");
+        assert_eq!(third.version, 2);
+    }
 }

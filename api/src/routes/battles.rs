@@ -170,7 +170,9 @@ pub async fn create_stream_then(
     let id = uuid::Uuid::now_v7();
     let stream = format!("{}-{id}", kind.prefix());
     let (worker, sealing) = (app.clone(), stream.clone());
-    let commitment = blocking(move || worker.service.seal_seed(&sealing, supplied)).await?;
+    // OS randomness and an insert into the store's secrets (durable with the creation's append).
+    let on_worker = super::runs_on_worker(&app, ruleset);
+    let commitment = super::short_or_blocking(on_worker, move || worker.service.seal_seed(&sealing, supplied)).await?;
     let mut command = ruleset.set_up(setup, hex::encode(commitment))?;
     if let Some(complete) = complete {
         let (worker, sealed) = (app.clone(), stream.clone());

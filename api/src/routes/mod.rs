@@ -128,6 +128,34 @@ pub async fn blocking<T: Send + 'static>(
     web::block(work).await.map_err(ApiError::internal)?
 }
 
+/// Whether a command on a stream of `ruleset` runs on the HTTP worker that received it, awaiting
+/// its append ([`crate::app::Service::execute_async`]), instead of going through the blocking pool.
+///
+/// A command blocks its thread only on the append's group commit (awaited, so not a block) and
+/// on what runs around the decision: the store's reads (idempotency, the sealed seed) and the
+/// decision itself. It may run on the worker only when those take microseconds, since the
+/// worker serves every other request of its connections meanwhile; the hand-off to the blocking
+/// pool and back costs more than that (docs/PERFORMANCE.md, "The command path"). So: when the
+/// store's reads are local (sled; PostgreSQL's are network round trips), and for battle streams
+/// only (a battle's command or a roll decides in microseconds; a campaign's turn adjudication
+/// takes milliseconds, so campaign streams keep the blocking pool).
+pub fn runs_on_worker(state: &AppState, ruleset: &dyn AnyRuleset) -> bool {
+    state.store.reads_are_local() && ruleset.kind() == StreamKind::Battle
+}
+
+/// Run `work`, which reads the store, on this worker when [`runs_on_worker`] said `on_worker`,
+/// otherwise on the blocking pool.
+pub async fn short_or_blocking<T: Send + 'static>(
+    on_worker: bool,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    if on_worker {
+        work()
+    } else {
+        blocking(work).await
+    }
+}
+
 /// Run `command` (the ruleset's command as JSON) on `stream` for the request's actor and answer
 /// with the events it appended; `location` (for creations) is sent as the `Location` of a
 /// `201 Created`.
@@ -152,7 +180,17 @@ pub async fn execute(
     let started = std::time::Instant::now();
     let command_type = command.get("type").and_then(serde_json::Value::as_str).map(str::to_owned);
     let written = stream.clone();
-    let outcome = blocking(move || worker.service.execute(ruleset, &stream, command, meta)).await;
+    let outcome = if runs_on_worker(&state, ruleset) {
+        // A task of its own on this worker, not awaited in place: a client that goes away has
+        // actix drop this handler, which must not stop a command between its append and the
+        // fold of its events (or its policies), as a blocking thread's command was never stopped.
+        actix_web::rt::spawn(async move { worker.service.execute_async(ruleset, &stream, command, meta).await })
+            .await
+            .map_err(ApiError::internal)
+            .and_then(|outcome| outcome)
+    } else {
+        blocking(move || worker.service.execute(ruleset, &stream, command, meta)).await
+    };
     observe_command(&state, &actor, ruleset, &written, command_type.as_deref(), &outcome, started.elapsed());
     if let Err(ApiError::Rule(_) | ApiError::Forbidden { .. }) = &outcome {
         state.metrics.commands.with_label_values(&[ruleset.rules(), "refused"]).inc();
@@ -269,8 +307,11 @@ pub async fn replayed_creation(
     let app = state(req)?;
     let (worker, retrying) = (app.clone(), actor.clone());
     let (ruleset, setup, supplied) = (creation.ruleset, creation.setup.clone(), creation.seed);
-    let Some(outcome) =
-        blocking(move || worker.service.replayed_creation(&retrying, &key, ruleset, setup, supplied, complete)).await?
+    let on_worker = runs_on_worker(&app, ruleset);
+    let Some(outcome) = short_or_blocking(on_worker, move || {
+        worker.service.replayed_creation(&retrying, &key, ruleset, setup, supplied, complete)
+    })
+    .await?
     else {
         return Ok(None);
     };

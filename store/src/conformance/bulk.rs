@@ -31,6 +31,31 @@ pub fn append_many_writes_each_request_in_order(store: &dyn EventStore) {
     assert_eq!(versions(&store.read_stream(&b, 0, crate::Direction::Forwards, 10).expect("read")), [0, 1, 2, 3]);
 }
 
+/// `submit` queues an append and answers it as `append` would, in the order submitted: handles
+/// waited for in any order give each request's own result, a refused request its own error, and
+/// a handle dropped unread still has its append written.
+pub fn submitted_appends_are_answered_as_appends_in_submit_order(store: &dyn EventStore) {
+    let (a, b) = (unique_stream("battle"), unique_stream("battle"));
+    let first = store.submit(request(&a, ExpectedVersion::NoStream, 2)).expect("submit");
+    let second = store.submit(request(&a, ExpectedVersion::Exact(1), 1)).expect("submit");
+    let conflict = store.submit(request(&a, ExpectedVersion::NoStream, 1)).expect("submit");
+    drop(store.submit(request(&b, ExpectedVersion::NoStream, 1)).expect("submit"));
+    let last = store.submit(request(&b, ExpectedVersion::Exact(0), 2)).expect("submit");
+    let last = last.wait().expect("the last append");
+    assert_eq!((positions(&last.events), last.stream_version), (vec![4, 5], 2), "after the dropped one");
+    assert!(
+        matches!(conflict.wait(), Err(StoreError::WrongExpectedVersion { actual: Some(2), .. })),
+        "judged against the appends submitted before it"
+    );
+    let second = second.wait().expect("the second append");
+    assert_eq!((positions(&second.events), second.stream_version), (vec![2], 2));
+    let first = first.wait().expect("the first append");
+    assert_eq!((positions(&first.events), versions(&first.events)), (vec![0, 1], vec![0, 1]));
+    assert_eq!(positions(&read_all_to_end(store)), (0..6).collect::<Vec<_>>());
+    let refused = store.submit(request("", ExpectedVersion::Any, 1)).and_then(crate::Pending::wait);
+    assert!(matches!(refused, Err(StoreError::Invalid(_))), "{refused:?}");
+}
+
 /// `scan_commands` lists every stored command once, as `stored_command` returns it, and
 /// `scan_secrets` every secret with its latest value.
 pub fn scans_list_every_command_and_secret(store: &dyn EventStore) {

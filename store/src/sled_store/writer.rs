@@ -96,7 +96,12 @@ impl Handle {
 
     /// Queue an append and wait for its durable result.
     pub(crate) fn append(&self, request: AppendRequest) -> Result<AppendResult, StoreError> {
-        self.enqueue(request)?.recv().map_err(|_| StoreError::Closed)?
+        self.submit(request)?.wait()
+    }
+
+    /// Queue an append; its answer comes once it is durable (or refused).
+    pub(crate) fn submit(&self, request: AppendRequest) -> Result<crate::Pending, StoreError> {
+        self.enqueue(request).map(crate::Pending::queued)
     }
 
     /// Queue every request, in order (the writer keeps queue order), then wait for each result.
