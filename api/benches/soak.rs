@@ -270,9 +270,9 @@ async fn warm(client: &Client, cast: &Arc<Cast>, touched: &Touched, clients: usi
             let (client, cast, streams, next) = (client.clone(), cast.clone(), streams.clone(), next.clone());
             tokio::spawn(async move {
                 let mut reads = 0;
-                loop {
-                    let Ok(at) = usize::try_from(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                    let Some(stream) = streams.get(at) else { break };
+                while let Some(stream) =
+                    usize::try_from(next.fetch_add(1, Ordering::Relaxed)).ok().and_then(|at| streams.get(at))
+                {
                     for token in [None, Some(cast.alice.as_str()), Some(cast.judge.as_str())] {
                         client.get(&format!("/v1/{}", stream.path), token).await;
                     }

@@ -197,7 +197,7 @@ pub async fn create_stream_then(
         (status = 422, description = "the rules refuse the set-up (e.g. two armies of one team)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles")]
+#[post("")]
 pub async fn create_battle(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -243,7 +243,7 @@ pub struct BattleQuery {
         (status = 400, description = "a `limit` outside 1–1000 or not a number, an unknown `ruleset`, a malformed `campaign` id, `ended` not `true` or `false`, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`after` names no battle, or `campaign` no campaign", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/battles")]
+#[get("")]
 pub async fn list_battles(req: HttpRequest, query: Query<BattleQuery>) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
     let limit = paging::limit(query.limit, paging::MAX_PAGE)?;
@@ -311,7 +311,7 @@ fn unknown_ruleset(kind: StreamKind, id: &str) -> String {
         (status = 400, description = "malformed id", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such battle or version", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/battles/{battle_id}")]
+#[get("/{battle_id}")]
 pub async fn get_battle(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -374,7 +374,7 @@ async fn folded(req: &HttpRequest, stream: &str, at: Option<u64>) -> Result<AtVe
         )),
         (status = 404, description = "no such battle, version or picture", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/battles/{battle_id}/{picture:[a-z][a-z0-9-]*\\.svg}")]
+#[get("/{battle_id}/{picture:[a-z][a-z0-9-]*\\.svg}")]
 pub async fn get_picture(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -409,7 +409,7 @@ pub async fn get_picture(
         (status = 400, description = "malformed id", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such battle or version, or its ruleset keeps no sheets", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/battles/{battle_id}/sheet")]
+#[get("/{battle_id}/sheet")]
 pub async fn get_sheet(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -445,7 +445,7 @@ pub async fn get_sheet(
         (status = 422, description = "the rules refuse: the code names the rule (`<ruleset>.<rule>`; `rule` names the seed section)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles/{battle_id}/actions")]
+#[post("/{battle_id}/actions")]
 pub async fn post_action(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -489,7 +489,7 @@ pub fn existing(req: &HttpRequest, stream: &str) -> Result<&'static dyn AnyRules
         (status = 422, description = "dice already rolled, or the ruleset takes no entropy", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles/{battle_id}/entropy")]
+#[post("/{battle_id}/entropy")]
 pub async fn contribute_entropy(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -519,7 +519,7 @@ pub async fn contribute_entropy(
         (status = 422, description = "already revealed", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles/{battle_id}/reveal")]
+#[post("/{battle_id}/reveal")]
 pub async fn reveal_seed(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -575,7 +575,7 @@ pub async fn reveal_seed(
         (status = 403, description = "the seed is still sealed and you are not a judge", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such battle", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/battles/{battle_id}/verify")]
+#[get("/{battle_id}/verify")]
 pub async fn verify_battle(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -688,7 +688,7 @@ pub struct TacticalResultRequest {
         (status = 422, description = "the tactical battle has not ended with a winner, cannot stand in for a campaign battle, the sides do not match its players and controllers, or the coalition battle has ended", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles/{battle_id}/tactical-result")]
+#[post("/{battle_id}/tactical-result")]
 pub async fn apply_tactical_result(
     req: HttpRequest,
     Authenticated(actor): Authenticated,

@@ -383,7 +383,7 @@ fn not_found(id: CampaignId) -> ApiError {
         (status = 422, description = "the setup breaks a rule (site spacing, slot table, colors…)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/campaigns")]
+#[post("")]
 pub async fn create_campaign(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -457,7 +457,7 @@ pub struct CampaignListing {
         (status = 400, description = "a `limit` outside 1–1000 or not a number, an unknown `status`, `ended` not `true` or `false`, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`after` names no campaign", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns")]
+#[get("")]
 pub async fn list_campaigns(req: HttpRequest, query: Query<CampaignQuery>) -> Result<HttpResponse, ApiError> {
     let query = query.into_inner();
     let limit = paging::limit(query.limit, paging::MAX_PAGE)?;
@@ -492,7 +492,7 @@ pub async fn list_campaigns(req: HttpRequest, query: Query<CampaignQuery>) -> Re
         (status = 200, description = "the round; the ETag is its version", body = CampaignView),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns/{campaign_id}")]
+#[get("/{campaign_id}")]
 pub async fn get_campaign(
     req: HttpRequest,
     path: web::Path<CampaignId>,
@@ -511,7 +511,7 @@ pub async fn get_campaign(
         (status = 200, description = "the map", body = MapView),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns/{campaign_id}/map")]
+#[get("/{campaign_id}/map")]
 pub async fn get_map(
     req: HttpRequest,
     path: web::Path<CampaignId>,
@@ -531,7 +531,7 @@ pub async fn get_map(
         )),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns/{campaign_id}/map.svg")]
+#[get("/{campaign_id}/map.svg")]
 pub async fn get_map_svg(
     req: HttpRequest,
     path: web::Path<CampaignId>,
@@ -574,7 +574,7 @@ pub struct ArmyQuery {
         (status = 400, description = "a `limit` outside 1–1000 or not a number, an unknown `team`, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such campaign or version, or `after` names no army", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns/{campaign_id}/armies")]
+#[get("/{campaign_id}/armies")]
 pub async fn list_armies(
     req: HttpRequest,
     path: web::Path<CampaignId>,
@@ -625,7 +625,7 @@ fn order_key(order: &PostedOrder) -> String {
         (status = 400, description = "a `limit` outside 1–1000 or not a number, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such campaign, or `after` names no order you may see", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns/{campaign_id}/orders")]
+#[get("/{campaign_id}/orders")]
 pub async fn list_orders(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -676,7 +676,7 @@ pub struct ReportQuery {
         (status = 400, description = "a `format` other than `json` or `text`, or an unknown parameter", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such campaign, or the turn is not adjudicated", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns/{campaign_id}/turns/{turn}/report")]
+#[get("/{campaign_id}/turns/{turn}/report")]
 pub async fn turn_report(
     req: HttpRequest,
     path: web::Path<(CampaignId, u32)>,
@@ -735,7 +735,7 @@ macro_rules! command_route {
 
 command_route!(
     set_controllers,
-    "/campaigns/{campaign_id}/controllers",
+    "/{campaign_id}/controllers",
     "/v1/campaigns/{campaign_id}/controllers",
     ControllersRequest,
     "Change who controls an army (judge, seed 003 §5.2).",
@@ -748,7 +748,7 @@ command_route!(
 );
 command_route!(
     request_control_change,
-    "/campaigns/{campaign_id}/control-requests",
+    "/{campaign_id}/control-requests",
     "/v1/campaigns/{campaign_id}/control-requests",
     ControlRequest,
     "Change an army's controllers at the request of a player holding the side's authority (seed 003 §5.2.1); refused when it breaks §5.3 (`rank_too_low`, `namesake_army`, `last_army`).",
@@ -756,7 +756,7 @@ command_route!(
 );
 command_route!(
     transfer_control_authority,
-    "/campaigns/{campaign_id}/control-authority",
+    "/{campaign_id}/control-authority",
     "/v1/campaigns/{campaign_id}/control-authority",
     AuthorityRequest,
     "Give the side's authority over the control list to one or two players (the General/Chief Praetor or a holder, seed 003 §5.2.2.1).",
@@ -764,7 +764,7 @@ command_route!(
 );
 command_route!(
     authorize_emergency_control,
-    "/campaigns/{campaign_id}/emergency-authority",
+    "/{campaign_id}/emergency-authority",
     "/v1/campaigns/{campaign_id}/emergency-authority",
     AuthorityRequest,
     "Authorize other players to request control changes for one turn (a judge, seed 003 §5.2.2.2).",
@@ -776,7 +776,7 @@ command_route!(
 );
 command_route!(
     set_contingency,
-    "/campaigns/{campaign_id}/contingencies",
+    "/{campaign_id}/contingencies",
     "/v1/campaigns/{campaign_id}/contingencies",
     ContingencyRequest,
     "Name a player's contingency, who may send their strategies in the last 24 hours (a holder of the side's authority or a judge, seed 003 §5.2.3).",
@@ -784,7 +784,7 @@ command_route!(
 );
 command_route!(
     declare_inactive,
-    "/campaigns/{campaign_id}/inactivity",
+    "/{campaign_id}/inactivity",
     "/v1/campaigns/{campaign_id}/inactivity",
     PlayerReasonRequest,
     "Declare a player inactive: the player themself, or their team's leaders (seed 003 §5.1).",
@@ -792,7 +792,7 @@ command_route!(
 );
 command_route!(
     reject_inactivity,
-    "/campaigns/{campaign_id}/inactivity-rejections",
+    "/{campaign_id}/inactivity-rejections",
     "/v1/campaigns/{campaign_id}/inactivity-rejections",
     PlayerReasonRequest,
     "Reject the leaders' declaration that a player is inactive (the battle judge, seed 003 §5.1).",
@@ -800,7 +800,7 @@ command_route!(
 );
 command_route!(
     change_rank,
-    "/campaigns/{campaign_id}/ranks",
+    "/{campaign_id}/ranks",
     "/v1/campaigns/{campaign_id}/ranks",
     RankRequest,
     "Change a player's rank (the team's leaders or a judge, seed 003 §1.1); a demotion leaves armies the player may no longer control without a controller (§5.3.1, §5.3.4).",
@@ -808,7 +808,7 @@ command_route!(
 );
 command_route!(
     permit_control_change,
-    "/campaigns/{campaign_id}/namesake-permissions",
+    "/{campaign_id}/namesake-permissions",
     "/v1/campaigns/{campaign_id}/namesake-permissions",
     ArmyRequest,
     "Allow your side to take your namesake army away (its namesake player, seed 003 §5.3.2).",
@@ -816,7 +816,7 @@ command_route!(
 );
 command_route!(
     appoint_judge,
-    "/campaigns/{campaign_id}/judges",
+    "/{campaign_id}/judges",
     "/v1/campaigns/{campaign_id}/judges",
     Appointment,
     "Appoint a judge of the round: battle, movement or mercenary, head or assistant (an admin or the head Battle Judge, seed 003 §1.3).",
@@ -824,7 +824,7 @@ command_route!(
 );
 command_route!(
     overrule,
-    "/campaigns/{campaign_id}/overrules",
+    "/{campaign_id}/overrules",
     "/v1/campaigns/{campaign_id}/overrules",
     OverruleRequest,
     "Overrule a judge's call by a new event that undoes it (the head Battle Judge any call, a Battle Judge the Movement and Mercenary Judges', seed 003 §1.3, §3.3.3).",
@@ -832,7 +832,7 @@ command_route!(
 );
 command_route!(
     call_vote,
-    "/campaigns/{campaign_id}/votes",
+    "/{campaign_id}/votes",
     "/v1/campaigns/{campaign_id}/votes",
     VoteRequest,
     "Call a vote (a player, seed 003 §1.4).",
@@ -846,7 +846,7 @@ command_route!(
 );
 command_route!(
     edit_raider_order,
-    "/campaigns/{campaign_id}/raider-edits",
+    "/{campaign_id}/raider-edits",
     "/v1/campaigns/{campaign_id}/raider-edits",
     RaiderEditRequest,
     "Change one raider's movement after the lock, to engage an army without passing through any (the Mercenary Judge, once a turn, seed 003 §6.3.2).",
@@ -854,7 +854,7 @@ command_route!(
 );
 command_route!(
     add_player,
-    "/campaigns/{campaign_id}/players",
+    "/{campaign_id}/players",
     "/v1/campaigns/{campaign_id}/players",
     PlayerRequest,
     "Add a player mid-round (the team's leaders or a judge, seed 003 §1.1, §2.6).",
@@ -862,7 +862,7 @@ command_route!(
 );
 command_route!(
     offer_customisation,
-    "/campaigns/{campaign_id}/customisation-offers",
+    "/{campaign_id}/customisation-offers",
     "/v1/campaigns/{campaign_id}/customisation-offers",
     OfferRequest,
     "Offer a new player who has fought 2 battles an army of rank Lt Cmdr/CPL or lower to make their own (the team's leaders, seed 003 §2.6).",
@@ -870,7 +870,7 @@ command_route!(
 );
 command_route!(
     customise_army,
-    "/campaigns/{campaign_id}/customisations",
+    "/{campaign_id}/customisations",
     "/v1/campaigns/{campaign_id}/customisations",
     CustomiseRequest,
     "Customise the army offered: name, legend and units, keeping its colors and living soldiers, within 2 turns (the new player, seed 003 §2.6).",
@@ -878,7 +878,7 @@ command_route!(
 );
 command_route!(
     change_screen_name,
-    "/campaigns/{campaign_id}/screen-names",
+    "/{campaign_id}/screen-names",
     "/v1/campaigns/{campaign_id}/screen-names",
     ScreenNameRequest,
     "Record a player's new screen name, which keeps every power of the old one (the battle judge, seed 003 §1.6).",
@@ -899,7 +899,7 @@ command_route!(
         (status = 422, description = "the rules refuse; `rule` names the section", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/campaigns/{campaign_id}/turns")]
+#[post("/{campaign_id}/turns")]
 pub async fn open_turn(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -927,12 +927,12 @@ pub async fn open_turn(
     let outcome = blocking(move || campaign::open_turn(&worker.service, &stream, deadline, meta)).await?;
     Ok(command_response(&state, &actor, outcome, false))
 }
-command_route!(post_orders, "/campaigns/{campaign_id}/orders", "/v1/campaigns/{campaign_id}/orders",
+command_route!(post_orders, "/{campaign_id}/orders", "/v1/campaigns/{campaign_id}/orders",
     OrdersRequest, "Post orders for armies you control, as text or data (seed 003 §3.2.2.5); each is checked against the map as it is now (§3.2.2.2).",
     |b| CampaignCommand::PostOrders { text: b.text, orders: b.orders, private: b.private, on_behalf_of: b.on_behalf_of });
 command_route!(
     change_troops,
-    "/campaigns/{campaign_id}/troops",
+    "/{campaign_id}/troops",
     "/v1/campaigns/{campaign_id}/troops",
     TroopsRequest,
     "Change an army's troops after 2 days in a base it heals at (its controller or a judge, seed 003 §2.3.2).",
@@ -940,7 +940,7 @@ command_route!(
 );
 command_route!(
     contribute_turn_entropy,
-    "/campaigns/{campaign_id}/entropy",
+    "/{campaign_id}/entropy",
     "/v1/campaigns/{campaign_id}/entropy",
     TurnEntropyRequest,
     "Mix entropy into the open turn's dice (a player of the round, until the movement lock; at most 4 each and 32 a turn): the turn's key, and the key of the dice between its adjudication and the next lock, mix every contribution made before the lock (docs/DICE.md \"Keys\"). Refused after the lock (`entropy_after_lock`), for anyone but the round's players (`not_participant`) and over the caps (`entropy_limit`).",
@@ -948,7 +948,7 @@ command_route!(
 );
 command_route!(
     close_round,
-    "/campaigns/{campaign_id}/close",
+    "/{campaign_id}/close",
     "/v1/campaigns/{campaign_id}/close",
     CloseRoundRequest,
     "Close the round without a winner (an admin): nothing more is decided, and the service publishes the root seed every key of the round derives from (docs/DICE.md \"Keys\").",
@@ -956,7 +956,7 @@ command_route!(
 );
 command_route!(
     rule_on_army,
-    "/campaigns/{campaign_id}/rulings",
+    "/{campaign_id}/rulings",
     "/v1/campaigns/{campaign_id}/rulings",
     RulingRequest,
     "Move an army by a judge's ruling, recorded with its reason (seed 003 §3.3.3).",
@@ -973,7 +973,7 @@ command_route!(
         (status = 422, description = "no open turn", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/campaigns/{campaign_id}/lock")]
+#[post("/{campaign_id}/lock")]
 pub async fn lock_turn(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -996,7 +996,7 @@ pub async fn lock_turn(
         (status = 422, description = "the turn is not locked, or a battle is unresolved", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/campaigns/{campaign_id}/adjudicate")]
+#[post("/{campaign_id}/adjudicate")]
 pub async fn adjudicate_turn(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -1053,7 +1053,7 @@ pub async fn adjudicate_turn(
         (status = 422, description = "not declared inactive", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/campaigns/{campaign_id}/activity")]
+#[post("/{campaign_id}/activity")]
 pub async fn declare_active(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -1077,7 +1077,7 @@ pub async fn declare_active(
         (status = 422, description = "no such army, or no reason", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/campaigns/{campaign_id}/sanctions")]
+#[post("/{campaign_id}/sanctions")]
 pub async fn impose_sanction(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -1116,7 +1116,7 @@ pub async fn impose_sanction(
         (status = 422, description = "already voted, not a voter of this vote, closed, or no such option", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/campaigns/{campaign_id}/votes/{vote}/ballots")]
+#[post("/{campaign_id}/votes/{vote}/ballots")]
 pub async fn cast_vote(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -1140,7 +1140,7 @@ pub async fn cast_vote(
         (status = 422, description = "still open, or already closed", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/campaigns/{campaign_id}/votes/{vote}/close")]
+#[post("/{campaign_id}/votes/{vote}/close")]
 pub async fn close_vote(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -1159,7 +1159,7 @@ pub async fn close_vote(
         (status = 200, description = "the control list", body = ControlView),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns/{campaign_id}/control")]
+#[get("/{campaign_id}/control")]
 pub async fn get_control(
     req: HttpRequest,
     path: web::Path<CampaignId>,
@@ -1178,7 +1178,7 @@ pub async fn get_control(
         (status = 400, description = "a `limit` outside 1–1000 or not a number, or an unknown parameter: the problem names it", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such campaign or version, or `after` names no vote", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns/{campaign_id}/votes")]
+#[get("/{campaign_id}/votes")]
 pub async fn list_votes(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -1218,7 +1218,7 @@ pub struct VoteQuery {
         (status = 200, description = "the judges", body = JudgesView),
         (status = 404, description = "no such campaign or version", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/campaigns/{campaign_id}/judges")]
+#[get("/{campaign_id}/judges")]
 pub async fn get_judges(
     req: HttpRequest,
     path: web::Path<CampaignId>,

@@ -131,7 +131,7 @@ pub struct StrategyView {
         (status = 422, description = "after the deadline (seed 003 §4.1.1)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles/{battle_id}/strategies")]
+#[post("/{battle_id}/strategies")]
 pub async fn submit_strategy(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -158,7 +158,7 @@ pub async fn submit_strategy(
         (status = 404, description = "no battle, or no strategy yet", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "a battle of another ruleset (`battle.wrong_ruleset`)", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/battles/{battle_id}/strategies/{side}")]
+#[get("/{battle_id}/strategies/{side}")]
 pub async fn get_strategy(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -219,7 +219,7 @@ fn coalition_entry(
         (status = 404, description = "no such battle, or a battle recorded before formula commitments", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "a battle of another ruleset (`battle.wrong_ruleset`)", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/battles/{battle_id}/formulas")]
+#[get("/{battle_id}/formulas")]
 pub async fn get_formulas(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -259,7 +259,7 @@ pub async fn get_formulas(
         (status = 422, description = "bonus out of range (seed 003 §4.2.1)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles/{battle_id}/strategy-bonuses")]
+#[post("/{battle_id}/strategy-bonuses")]
 pub async fn assign_strategy_bonus(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -282,7 +282,7 @@ pub async fn assign_strategy_bonus(
         (status = 422, description = "too early, or a strategy bonus is missing", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles/{battle_id}/resolve")]
+#[post("/{battle_id}/resolve")]
 pub async fn resolve_battle(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -316,7 +316,7 @@ fn has_no_body(req: &HttpRequest) -> bool {
         (status = 422, description = "not resolved yet, or losses do not fit the army", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles/{battle_id}/casualties")]
+#[post("/{battle_id}/casualties")]
 pub async fn override_casualties(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -341,7 +341,7 @@ pub async fn override_casualties(
         (status = 422, description = "not one share per army of a two-army side, or not adding up to 100 (seed 003 §4.4)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/battles/{battle_id}/involvement")]
+#[post("/{battle_id}/involvement")]
 pub async fn assign_involvement(
     req: HttpRequest,
     Authenticated(actor): Authenticated,

@@ -111,7 +111,7 @@ fn too_long(text: &str, what: &str) -> Result<(), ApiError> {
         (status = 422, description = "no such event (`dispute.version_out_of_range`), no claim (`dispute.claim_empty`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/streams/{stream}/disputes")]
+#[post("/{stream}/disputes")]
 pub async fn file_dispute(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -138,7 +138,7 @@ pub async fn file_dispute(
         (status = 401, description = "an unknown, revoked or expired bearer token (none is needed)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/streams/{stream}/disputes")]
+#[get("/{stream}/disputes")]
 pub async fn list_disputes(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -164,7 +164,7 @@ pub async fn list_disputes(
         (status = 401, description = "an unknown, revoked or expired bearer token (none is needed)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such stream or dispute", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/streams/{stream}/disputes/{dispute}")]
+#[get("/{stream}/disputes/{dispute}")]
 pub async fn get_dispute(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -193,7 +193,7 @@ pub async fn get_dispute(
         (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`what_if.version_out_of_range`, `what_if.nothing_to_change`, `what_if.bound_exceeded`, `what_if.not_a_command`", body = Problem, content_type = "application/problem+json"),
     ))]
-#[post("/streams/{stream}/what-if")]
+#[post("/{stream}/what-if")]
 pub async fn what_if(
     req: HttpRequest,
     MaybeAuthenticatedInScope(actor): MaybeAuthenticatedInScope,
@@ -237,7 +237,7 @@ pub async fn what_if(
         (status = 422, description = "`dispute.already_ruled`, `dispute.correction_without_what_if`, `dispute.what_if_stale`, or a what-if refusal", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/streams/{stream}/disputes/{dispute}/ruling")]
+#[post("/{stream}/disputes/{dispute}/ruling")]
 pub async fn rule_on_dispute(
     req: HttpRequest,
     Authenticated(actor): Authenticated,

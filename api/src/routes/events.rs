@@ -256,7 +256,7 @@ fn page_response(req: &HttpRequest, page: EventPage) -> HttpResponse {
         (status = 200, description = "a page of events; a `Link: rel=\"next\"` header points to the next", body = EventPage),
         (status = 400, description = "bad paging or filter", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/events")]
+#[get("")]
 pub async fn all_events(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -292,7 +292,7 @@ pub async fn all_events(
         (status = 403, description = "the `tokens` stream is for admins", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/streams/{stream}/events")]
+#[get("/{stream}/events")]
 pub async fn stream_events(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -341,7 +341,7 @@ pub async fn stream_events(
         (status = 403, description = "the seed is still sealed and you are not a judge", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/streams/{stream}/verify")]
+#[get("/{stream}/verify")]
 pub async fn verify_stream(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -400,7 +400,7 @@ fn live_chunk(
         (status = 429, description = "this token (or anonymous readers together) has its limit of live streams open; `Retry-After`", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "the server has its limit of live streams open, or is catching up; `Retry-After`", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/events/live")]
+#[get("/live")]
 pub async fn live_events(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,
@@ -558,7 +558,7 @@ fn draws_in(value: &serde_json::Value, pointer: &str, out: &mut Vec<(String, ser
         (status = 403, description = "the `tokens` stream is for admins", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "no such stream", body = Problem, content_type = "application/problem+json"),
     ))]
-#[get("/streams/{stream}/dice")]
+#[get("/{stream}/dice")]
 pub async fn stream_dice(
     req: HttpRequest,
     MaybeAuthenticated(actor): MaybeAuthenticated,

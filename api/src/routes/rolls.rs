@@ -27,7 +27,7 @@ use crate::{
         (status = 422, description = "the roll is refused (the seed is already public, no purpose given, bad extra dice)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/streams/{stream}/rolls")]
+#[post("/{stream}/rolls")]
 pub async fn judge_roll(
     req: HttpRequest,
     Authenticated(actor): Authenticated,

@@ -140,7 +140,7 @@ fn audit(
         (status = 422, description = "the scope names no existing campaign or battle (`token.scope_not_found`), the expiry is not in the future (`token.expiry_past`), or a label or player name is over its length (`request.text_too_long`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/tokens")]
+#[post("")]
 pub async fn create_token(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -306,7 +306,7 @@ const DEFAULT_PAGE: u32 = 100;
         (status = 404, description = "`after` names no token", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[get("/tokens")]
+#[get("")]
 pub async fn list_tokens(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -345,7 +345,7 @@ pub async fn list_tokens(
         (status = 422, description = "the configured admin token is changed in the settings, not revoked (`token.configured`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[delete("/tokens/{token_id}")]
+#[delete("/{token_id}")]
 pub async fn revoke_token(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -394,7 +394,7 @@ pub struct Whoami {
         (status = 401, description = "no token, or an unknown, revoked or expired one", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[get("/tokens/me")]
+#[get("/me")]
 pub async fn whoami(req: HttpRequest, Authenticated(actor): Authenticated) -> Result<HttpResponse, ApiError> {
     let record = token_of(&req).ok_or_else(|| ApiError::internal(anyhow::anyhow!("the token's record is missing")))?;
     Ok(HttpResponse::Ok().json(Whoami {

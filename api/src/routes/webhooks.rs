@@ -169,7 +169,7 @@ fn target_problem(error: target::TargetError) -> ApiError {
         (status = 422, description = "a plain-http target the host does not allow (`webhook.insecure_target`), a target on a private, loopback or link-local address (`webhook.internal_target`) or that does not resolve (`webhook.unresolvable_target`), a filter naming no stream, campaign, ruleset or event type (`webhook.unknown_filter`), a scope naming nothing (`token.scope_not_found`), too many subscriptions (`webhook.too_many`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/webhooks")]
+#[post("")]
 pub async fn create_webhook(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -244,7 +244,7 @@ pub async fn create_webhook(
         (status = 403, description = "not an admin", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[get("/webhooks")]
+#[get("")]
 pub async fn list_webhooks(req: HttpRequest, Authenticated(actor): Authenticated) -> Result<HttpResponse, ApiError> {
     let caller = admin_scope(&req, &actor)?;
     let state = state(&req)?;
@@ -268,7 +268,7 @@ pub async fn list_webhooks(req: HttpRequest, Authenticated(actor): Authenticated
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[get("/webhooks/{webhook_id}")]
+#[get("/{webhook_id}")]
 pub async fn get_webhook(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -291,7 +291,7 @@ pub async fn get_webhook(
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[delete("/webhooks/{webhook_id}")]
+#[delete("/{webhook_id}")]
 pub async fn delete_webhook(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -347,7 +347,7 @@ async fn set_status(
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/webhooks/{webhook_id}/pause")]
+#[post("/{webhook_id}/pause")]
 pub async fn pause_webhook(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -366,7 +366,7 @@ pub async fn pause_webhook(
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/webhooks/{webhook_id}/resume")]
+#[post("/{webhook_id}/resume")]
 pub async fn resume_webhook(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -387,7 +387,7 @@ pub async fn resume_webhook(
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/webhooks/{webhook_id}/rotate")]
+#[post("/{webhook_id}/rotate")]
 pub async fn rotate_webhook_secret(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -433,7 +433,7 @@ pub async fn rotate_webhook_secret(
         (status = 404, description = "no such subscription", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[get("/webhooks/{webhook_id}/attempts")]
+#[get("/{webhook_id}/attempts")]
 pub async fn webhook_attempts(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
@@ -463,7 +463,7 @@ pub async fn webhook_attempts(
         (status = 422, description = "the position holds no event the subscription receives (`webhook.not_delivered`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = [])))]
-#[post("/webhooks/{webhook_id}/redeliver")]
+#[post("/{webhook_id}/redeliver")]
 pub async fn redeliver_webhook(
     req: HttpRequest,
     Authenticated(actor): Authenticated,
