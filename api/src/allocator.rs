@@ -59,8 +59,9 @@ pub fn trim() {
 /// What the allocator holds, for `/metrics`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
-    /// Bytes the allocator has committed from the system: what the heap holds, in use or kept
-    /// for reuse (mimalloc's `current_commit`).
+    /// Bytes the allocator has committed (mapped writable) from the system, in use or kept for
+    /// reuse (mimalloc's `current_commit`). Pages never touched are not resident, so this can
+    /// exceed the process's RSS; its growth over time is what to watch.
     pub committed: u64,
     /// The most it ever had committed (`peak_commit`).
     pub peak_committed: u64,

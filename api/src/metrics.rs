@@ -179,7 +179,7 @@ impl Metrics {
         if let Some(allocator) = crate::allocator::stats() {
             gauge(
                 "herald_allocator_committed_bytes",
-                "Bytes the allocator (mimalloc) has committed from the system: the heap, in use or kept for reuse (src/allocator.rs).",
+                "Bytes the allocator (mimalloc) has committed (mapped writable) from the system, in use or kept for reuse; pages never touched are not resident, so it can exceed the RSS (src/allocator.rs).",
                 allocator.committed,
             );
             gauge(
