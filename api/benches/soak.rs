@@ -23,8 +23,8 @@
 //! has served the reads the load made of every stream it created (views as the three readers,
 //! events, dice, pictures) and a page-through of the whole log, so that its caches are as full as
 //! the live server's — the like-for-like figure, since a restarted host serves the same reads. `HERALD_SOAK_ARGS` passes server flags (split on spaces) to every start, to compare
-//! settings; `MIMALLOC_*` variables reach the server too (the allocator's settings,
-//! `api/src/allocator.rs`); `HERALD_LOAD_BIN` serves from another build. Run as a test or in a debug build it
+//! settings; `MALLOC_ARENA_MAX` and `HERALD_MALLOC_TRIM_SECS` reach the server too (the
+//! allocator's settings, `api/src/allocator.rs`); `HERALD_LOAD_BIN` serves from another build. Run as a test or in a debug build it
 //! loads for 3 s as a quick check that it still runs.
 //!
 //! Not a timed test: it asserts nothing about the figures, it prints them (docs/PERFORMANCE.md,
@@ -316,9 +316,10 @@ fn metric(text: &str, name: &str) -> u64 {
 fn caches(text: &str) -> String {
     let mib = |name: &str| metric(text, name) as f64 / (1024.0 * 1024.0);
     format!(
-        "heap committed {:.0} MiB, views {} ({:.1} MiB), read-model streams {}, states {}, tokens {}, live readers {}, \
-         label sets {}",
-        mib("herald_allocator_committed_bytes"),
+        "heap in use {:.0} MiB, free in arenas {:.0} MiB, views {} ({:.1} MiB), read-model streams {}, states {}, \
+         tokens {}, live readers {}, label sets {}",
+        mib("herald_allocator_in_use_bytes"),
+        mib("herald_allocator_free_bytes"),
         metric(text, "herald_view_cache_entries"),
         mib("herald_view_cache_bytes"),
         metric(text, "herald_read_model_streams"),

@@ -1,114 +1,98 @@
-//! The memory allocator: mimalloc, set for a long-running server whose memory should follow its
-//! data, not its uptime (issue 27 item 4), and whose write path allocates a great deal (issue 29).
-//! docs/OPERATIONS.md "Memory" and docs/PERFORMANCE.md "The allocator" give the measurements.
+//! The C allocator (glibc's malloc) set for a long-running server whose memory should follow its
+//! data, not its uptime (issue 27 item 4; docs/OPERATIONS.md "Memory").
 //!
-//! Why not glibc's malloc: in a profile of 32 clients writing through HTTP, glibc's malloc and
-//! free (`_int_malloc`, `malloc`, `cfree`, `_int_free`, `malloc_consolidate`) took about a fifth
-//! of the server's CPU, and its per-thread arenas kept freed memory resident unless limited and
-//! trimmed. With mimalloc the same load ran at 1.3-1.5x the commands a second.
+//! glibc gives threads up to eight arenas per core, each a heap of its own that returns memory to
+//! the system only from its top. Herald's requests run on actix's workers and tokio's blocking
+//! pool, so the buffers of one request (a page of events, a rendered view, a snapshot save) are
+//! freed into whichever arena the thread had, where the holes stay resident. Two measures:
+//! - at most [`ARENAS`] arenas (`M_ARENA_MAX`), unless `MALLOC_ARENA_MAX` is set (glibc reads it
+//!   itself; set it to compare);
+//! - every `HERALD_MALLOC_TRIM_SECS` seconds (default [`TRIM_EVERY`], `0` never) a thread calls
+//!   `malloc_trim(0)`, which hands the free pages inside every arena back to the system.
 //!
-//! One setting: transparent huge pages are turned off for the process (`PR_SET_THP_DISABLE`)
-//! unless the host sets `MIMALLOC_ALLOW_THP`. mimalloc asks for huge pages on its arenas, and on
-//! a kernel that grants them (`madvise` or `always` mode) a 2 MiB page is resident as soon as one
-//! byte of it is touched: an idle server held 119 MiB instead of 64 MiB, and more than twice the
-//! memory of the same log under glibc after a three-minute soak. Every other mimalloc option keeps
-//! its default and can be set by the host with `MIMALLOC_*` variables (mimalloc reads them itself).
+//! Elsewhere (another libc or OS) both are nothing.
+//!
+//! mimalloc was tried in its place (issue 29; docs/adr/0006): the write path ran 1.2-1.3x faster,
+//! but it held about 1.7x the memory for the same read models, and memory freed on an idle
+//! worker thread stayed resident (a burst of 300 live readers left 240 MiB behind, where the
+//! bound is a quarter of their 300 MiB), which breaks the promise that memory returns when live
+//! readers close. So glibc it is, until that is solved.
 
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+/// Arenas when `MALLOC_ARENA_MAX` is not set.
+pub const ARENAS: i32 = 2;
 
-/// The environment variable that, when set, leaves transparent huge pages to mimalloc.
-pub const ALLOW_THP: &str = "MIMALLOC_ALLOW_THP";
+/// Seconds between trims when `HERALD_MALLOC_TRIM_SECS` is not set.
+pub const TRIM_EVERY: u64 = 10;
 
-/// Apply the setting above; call first thing in `main`, before the server's threads start.
+/// Apply both; call first thing in `main`, before any thread starts.
 #[allow(unsafe_code)]
 pub fn tune() {
-    #[cfg(target_os = "linux")]
-    if std::env::var_os(ALLOW_THP).is_none() {
-        // SAFETY: prctl with PR_SET_THP_DISABLE takes integers only; it sets a flag of this
-        // process's memory map that the kernel reads when it faults pages in.
-        unsafe {
-            libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+            // SAFETY: mallopt only sets the allocator's parameter; no thread allocates yet.
+            unsafe {
+                libc::mallopt(libc::M_ARENA_MAX, ARENAS);
+            }
+        }
+        let every = std::env::var("HERALD_MALLOC_TRIM_SECS")
+            .ok()
+            .and_then(|secs| secs.trim().parse::<u64>().ok())
+            .unwrap_or(TRIM_EVERY);
+        if every > 0 {
+            let _ = std::thread::Builder::new().name("herald-malloc-trim".into()).spawn(move || loop {
+                std::thread::sleep(std::time::Duration::from_secs(every));
+                trim();
+            });
         }
     }
 }
 
-/// Whether transparent huge pages are off for this process (as [`tune`] sets them).
-#[allow(unsafe_code)]
-pub fn huge_pages_disabled() -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: PR_GET_THP_DISABLE takes no pointer and returns 0 or 1.
-        unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1 }
-    }
-    #[cfg(not(target_os = "linux"))]
-    false
-}
-
-/// Hand the memory freed on this thread back to the system now (`mi_collect`), rather than after
-/// mimalloc's purge delay. Called after a burst of work that freed much (the last live reader
-/// closing).
+/// Hand the allocator's free pages back to the system (`malloc_trim(0)`).
 #[allow(unsafe_code)]
 pub fn trim() {
-    // SAFETY: mi_collect only walks the allocator's own structures; it takes no pointers.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own free lists; it takes no pointers.
     unsafe {
-        libmimalloc_sys::mi_collect(true);
+        libc::malloc_trim(0);
     }
 }
 
-/// What the allocator holds, for `/metrics`.
+/// What the C allocator holds, from `mallinfo2` (glibc 2.33 and later), for `/metrics`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
-    /// Bytes the allocator has committed (mapped writable) from the system, in use or kept for
-    /// reuse (mimalloc's `current_commit`). Pages never touched are not resident, so this can
-    /// exceed the process's RSS; its growth over time is what to watch.
-    pub committed: u64,
-    /// The most it ever had committed (`peak_commit`).
-    pub peak_committed: u64,
+    /// Bytes handed out and not freed (arenas' chunks in use and large blocks mapped alone).
+    pub in_use: u64,
+    /// Bytes freed but kept by the arenas (resident until reused or trimmed).
+    pub free: u64,
 }
 
-/// [`Stats`] now (mimalloc's `mi_process_info`).
+/// [`Stats`] now; `None` where the allocator is not glibc's.
 #[allow(unsafe_code)]
 pub fn stats() -> Option<Stats> {
-    let (mut elapsed, mut user, mut system, mut rss, mut peak_rss) = (0usize, 0usize, 0usize, 0usize, 0usize);
-    let (mut committed, mut peak_committed, mut faults) = (0usize, 0usize, 0usize);
-    // SAFETY: every pointer is to a local usize that outlives the call, which only writes them.
-    unsafe {
-        libmimalloc_sys::mi_process_info(
-            &mut elapsed,
-            &mut user,
-            &mut system,
-            &mut rss,
-            &mut peak_rss,
-            &mut committed,
-            &mut peak_committed,
-            &mut faults,
-        );
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallinfo2 returns a struct by value; it locks and reads each arena.
+        let info = unsafe { libc::mallinfo2() };
+        Some(Stats { in_use: (info.uordblks + info.hblkhd) as u64, free: info.fordblks as u64 })
     }
-    Some(Stats { committed: committed as u64, peak_committed: peak_committed as u64 })
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
     #[test]
-    fn the_allocator_counts_a_live_block_as_committed_and_a_collect_keeps_it() {
-        let before = stats().expect("mimalloc's process info").committed;
+    fn the_allocator_counts_a_live_block_in_use_and_a_trim_keeps_it() {
+        let before = stats().expect("glibc's mallinfo2").in_use;
         let block = vec![7u8; 64 << 20];
-        let during = stats().expect("mimalloc's process info").committed;
-        assert!(during >= before + (64 << 20) - (1 << 20), "{before} -> {during}");
+        let during = stats().expect("glibc's mallinfo2").in_use;
+        assert!(during >= before + (64 << 20), "{before} -> {during}");
         trim();
-        assert_eq!(block.iter().map(|&b| u64::from(b)).sum::<u64>(), 7 * (64 << 20), "a collect frees nothing in use");
+        assert_eq!(block.iter().map(|&b| u64::from(b)).sum::<u64>(), 7 * (64 << 20), "trim frees nothing in use");
         drop(block);
-        let peak = stats().expect("mimalloc's process info").peak_committed;
-        assert!(peak >= during, "the peak {peak} is at least what was committed ({during})");
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn tuning_turns_huge_pages_off_unless_the_host_allows_them() {
-        tune();
-        assert_eq!(huge_pages_disabled(), std::env::var_os(ALLOW_THP).is_none());
     }
 }

@@ -160,9 +160,10 @@ impl Connection {
     }
 }
 
-/// Give the memory the closed readers freed back to the system at once rather than after the
-/// allocator's purge delay, so that a burst of readers of large events leaves nothing behind.
-/// Called when the last live reader closes, so it runs once per burst.
+/// Give the memory the closed readers freed back to the system. glibc's allocator keeps freed
+/// memory in its per-thread arenas (a heap only shrinks from its top), so a server that once
+/// served many readers of large events would stay at that size; `malloc_trim` releases every
+/// free page of every arena. Called when the last live reader closes, so it runs once per burst.
 fn return_freed_memory() {
     crate::allocator::trim();
 }

@@ -178,14 +178,14 @@ impl Metrics {
         );
         if let Some(allocator) = crate::allocator::stats() {
             gauge(
-                "herald_allocator_committed_bytes",
-                "Bytes the allocator (mimalloc) has committed (mapped writable) from the system, in use or kept for reuse; pages never touched are not resident, so it can exceed the RSS (src/allocator.rs).",
-                allocator.committed,
+                "herald_allocator_in_use_bytes",
+                "Heap bytes in use (glibc's mallinfo2: arena chunks in use plus blocks mapped alone).",
+                allocator.in_use,
             );
             gauge(
-                "herald_allocator_peak_committed_bytes",
-                "The most bytes the allocator ever had committed since the server started.",
-                allocator.peak_committed,
+                "herald_allocator_free_bytes",
+                "Heap bytes freed but kept by the allocator's arenas (resident until reused or trimmed; src/allocator.rs).",
+                allocator.free,
             );
         }
         gauge(
