@@ -392,7 +392,7 @@ struct Table {
     touched: Touched,
 }
 
-/// The streams the load created: `(path of its view, picture, is a campaign)`.
+/// The streams the load created, in the order it created them.
 type Touched = Arc<std::sync::Mutex<Vec<Stream>>>;
 
 /// A stream the load created and read.
