@@ -8,6 +8,7 @@
 
 pub mod campaign;
 pub mod disputes;
+mod turns;
 pub mod verify;
 pub mod whatif;
 
@@ -95,9 +96,6 @@ pub struct AtVersion {
     pub version: u64,
 }
 
-/// Lock stripes that serialize decisions on one stream within this process.
-const STREAM_LOCKS: usize = 64;
-
 /// What a creation adds to its set-up command once the stream's seed is sealed (a campaign's
 /// commitment to its first interval key, derived from the root), given the service, the new
 /// stream and the command.
@@ -109,10 +107,11 @@ pub struct Service {
     catalog: Arc<Catalog>,
     /// Writers to the same stream take turns here, so they decide on each other's results
     /// instead of racing to a conflict; the expected version still guards across processes.
-    /// Async locks (tokio's, which need no runtime): a command awaited on an HTTP worker holds
-    /// its stripe while its append is flushed without holding the thread, and a command on a
-    /// blocking thread ([`Service::execute`]) takes the same stripes.
-    stream_locks: Vec<tokio::sync::Mutex<()>>,
+    /// A command holds its turn while it decides and hands its append over, not while the append
+    /// is flushed: the next one decides on its result meanwhile ([`turns`]). Async locks
+    /// (tokio's, which need no runtime), taken alike by a command awaited on an HTTP worker and
+    /// one on a blocking thread ([`Service::execute`]).
+    turns: turns::Turns,
     /// Observes how long each append takes until durable (`herald_store_append_duration_seconds`).
     append_latency: Option<prometheus::Histogram>,
 }
@@ -189,18 +188,13 @@ pub fn wrong_ruleset(stream: &str, held: &dyn AnyRuleset, asked: &dyn AnyRuleset
 impl Service {
     /// A service over `store`, keeping `catalog` caught up.
     pub fn new(store: Arc<dyn EventStore>, catalog: Arc<Catalog>) -> Self {
-        Self {
-            store,
-            catalog,
-            stream_locks: (0..STREAM_LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
-            append_latency: None,
-        }
+        Self { store, catalog, turns: turns::Turns::default(), append_latency: None }
     }
 
     /// How many lock stripes serialize decisions on one stream: fixed, whatever the number of
     /// streams (a stream takes the stripe its name hashes to).
     pub fn stream_lock_stripes(&self) -> usize {
-        self.stream_locks.len()
+        self.turns.stripes()
     }
 
     /// Time every append of a command into `histogram`.
@@ -389,43 +383,78 @@ impl Service {
             Some(key) => format!("idem:{}:{key}", meta.actor.id),
             None => uuid::Uuid::now_v7().to_string(),
         };
-        let outcome = {
-            // Released before the policies run: they execute commands on the same stream.
-            let _turn = self.stream_lock(stream).await;
-            // A command that commits to hidden formulas gets its salt here, before it is compared
-            // with an earlier request, decided and stored: derived from the command id, a retry
-            // gets the same salt (docs/adr/0003-formula-commitments.md).
-            let command =
-                if ruleset.salted(&command) { self.with_formula_salt(stream, &command_id, command)? } else { command };
-            // A command id of the client's (its Idempotency-Key) may have been seen; a fresh
-            // UUIDv7 cannot have been, so its lookups are skipped.
-            if meta.idempotency_key.is_some() {
-                self.check_same_request(&command_id, &command)?;
-                if let Some(outcome) = self.replay_of(stream, &command_id)? {
-                    drop(_turn);
-                    return self.complete_replay(ruleset, stream, outcome, &meta, &command_id).await;
+        // Released before the policies run: they execute commands on the same stream.
+        let turn = self.turns.turn(stream).await;
+        // A command pinned to a version decides on what readers can see: the durable state.
+        if meta.expected_version.is_some() {
+            self.turns.settle(&turn).await;
+        }
+        // A command id of the client's (its Idempotency-Key) may have been seen; a fresh UUIDv7
+        // cannot have been, so its lookups are skipped. One in flight is answered once stored.
+        if meta.idempotency_key.is_some() {
+            self.turns.settle_key(&command_id).await;
+        }
+        // A command that commits to hidden formulas gets its salt here, before it is compared
+        // with an earlier request, decided and stored: derived from the command id, a retry gets
+        // the same salt (docs/adr/0003-formula-commitments.md).
+        let command =
+            if ruleset.salted(&command) { self.with_formula_salt(stream, &command_id, command)? } else { command };
+        if meta.idempotency_key.is_some() {
+            self.check_same_request(&command_id, &command)?;
+            if let Some(outcome) = self.replay_of(stream, &command_id)? {
+                drop(turn);
+                return self.complete_replay(ruleset, stream, outcome, &meta, &command_id).await;
+            }
+        }
+        let key = meta.idempotency_key.as_ref().map(|_| command_id.as_str());
+        let mut turn = Some(turn);
+        let mut attempt = 0;
+        let mut outcome = loop {
+            attempt += 1;
+            let held = match turn.take() {
+                Some(held) => held,
+                None => self.turns.turn(stream).await,
+            };
+            let (request, tail) = match self.decide(ruleset, stream, &command, &meta, &command_id)? {
+                Decision::Nothing(outcome) => break outcome,
+                Decision::Append { request, tail } => (request, tail),
+            };
+            let timer = self.append_latency.as_ref().map(prometheus::Histogram::start_timer);
+            let pending = self.store.submit(request)?;
+            // The turn passes on once the append is queued; the group commit is awaited, not
+            // waited for: the caller's thread is free while it flushes.
+            let flight = self.turns.fly(held, stream, tail, key).await;
+            let result = pending.await;
+            drop(timer);
+            match result {
+                Ok(result) => {
+                    // Its own events are folded as appended, not read back (unless another
+                    // writer's came between), before the command answers.
+                    self.catalog.fold_appended(self.store.as_ref(), &result.events)?;
+                    drop(flight);
+                    break CommandOutcome {
+                        stream: stream.to_string(),
+                        version: result.stream_version,
+                        events: result.events,
+                        replayed: result.replayed,
+                    };
+                }
+                Err(error) => {
+                    flight.failed();
+                    let error = ApiError::from(error);
+                    if !(matches!(error, ApiError::Conflict(_))
+                        && meta.expected_version.is_none()
+                        && attempt < CONFLICT_RETRIES)
+                    {
+                        return Err(error);
+                    }
+                    // Another writer (another process, or a command the read models have not
+                    // seen yet) moved the stream on, or the command decided before this one
+                    // failed: fold what is durable and decide again.
+                    self.catalog.catch_up(self.store.as_ref())?;
                 }
             }
-            let mut attempt = 0;
-            let outcome = loop {
-                attempt += 1;
-                match self.decide_and_append(ruleset, stream, &command, &meta, &command_id).await {
-                    Err(ApiError::Conflict(_)) if meta.expected_version.is_none() && attempt < CONFLICT_RETRIES => {
-                        // Another writer (another process, or a command the read models have not
-                        // seen yet) moved the stream on: fold what it appended and decide again.
-                        self.catalog.catch_up(self.store.as_ref())?;
-                    }
-                    other => break other?,
-                }
-            };
-            // Caught up before the stream is released, so the next command on it decides on
-            // this one's result.
-            // Its own events are folded as appended, not read back (unless another writer's
-            // came between).
-            self.catalog.fold_appended(self.store.as_ref(), &outcome.events)?;
-            outcome
         };
-        let mut outcome = outcome;
         if !outcome.replayed {
             // What the service appends on its own in consequence (the seed reveal when a battle
             // ends) is part of this request's answer, so the caller's version stays current.
@@ -597,16 +626,6 @@ impl Service {
         self.replay_of(stream, &command_id)
     }
 
-    /// `stream`'s turn: the lock stripe its name hashes to, awaited (FIFO), held until its
-    /// command's events are folded into the read models.
-    async fn stream_lock(&self, stream: &str) -> tokio::sync::MutexGuard<'_, ()> {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        stream.hash(&mut hasher);
-        let stripe = usize::try_from(hasher.finish() % STREAM_LOCKS as u64).unwrap_or(0);
-        self.stream_locks[stripe].lock().await
-    }
-
     /// A retry must repeat its request: an `Idempotency-Key` already used for a different command
     /// is refused (409), so a client never takes the answer to one action for another.
     fn check_same_request(&self, command_id: &str, requested: &serde_json::Value) -> Result<(), ApiError> {
@@ -641,7 +660,8 @@ impl Service {
         Ok(Some(outcome))
     }
 
-    /// The state to decide on: the read models' (kept current by every append), or a new
+    /// The state to decide on: the result of the command decided before this one when it is not
+    /// folded yet ([`turns`]), else the read models' (kept current by every append), or a new
     /// stream's. A stream of another ruleset is refused before anything is decoded.
     fn decision_state(
         &self,
@@ -652,19 +672,27 @@ impl Service {
             Some(entry) if entry.ruleset.rules() != ruleset.rules() => {
                 Err(wrong_ruleset(stream, entry.ruleset, ruleset))
             }
-            Some(entry) => Ok((entry.state, Some(entry.version))),
+            Some(entry) => {
+                let ahead = self.turns.tail(stream, entry.version);
+                Ok(match ahead.and_then(|tail| tail.state().map(|state| (state, tail.version))) {
+                    Some((state, version)) => (state, Some(version)),
+                    None => (entry.state, Some(entry.version)),
+                })
+            }
             None => Ok((ruleset.new_state(), None)),
         }
     }
 
-    async fn decide_and_append(
+    /// Decide `command` on its stream's state: nothing to append, or the append with the stream's
+    /// result after it (its tail, for the next command to decide on while it is flushed).
+    fn decide(
         &self,
         ruleset: &'static dyn AnyRuleset,
         stream: &str,
         command: &serde_json::Value,
         meta: &CommandMeta,
         command_id: &str,
-    ) -> Result<CommandOutcome, ApiError> {
+    ) -> Result<Decision, ApiError> {
         let (mut state, mut version) = self.decision_state(ruleset, stream)?;
         if let Some(expected) = meta.expected_version {
             if version != Some(expected) {
@@ -693,12 +721,12 @@ impl Service {
         // that a ruleset's own limit (a strategy's length) is refused with its own code.
         crate::limits::check(command)?;
         if events.is_empty() {
-            return Ok(CommandOutcome {
+            return Ok(Decision::Nothing(CommandOutcome {
                 stream: stream.into(),
                 version: version.unwrap_or(0),
                 events: vec![],
                 replayed: false,
-            });
+            }));
         }
         let record = CommandRecord {
             rules: ruleset.rules().to_string(),
@@ -728,20 +756,13 @@ impl Service {
             command_id: Some(command_id.to_string()),
             command: Some(serde_json::to_value(&record).map_err(ApiError::internal)?),
         };
-        let timer = self.append_latency.as_ref().map(prometheus::Histogram::start_timer);
-        // Awaited, not waited for: the caller's thread is free while the group commit flushes.
-        let result = match self.store.submit(request) {
-            Ok(pending) => pending.await,
-            Err(refused) => Err(refused),
-        };
-        drop(timer);
-        let result = result?;
-        Ok(CommandOutcome {
-            stream: stream.to_string(),
-            version: result.stream_version,
-            events: result.events,
-            replayed: result.replayed,
-        })
+        // A new stream has no tail: a command on it meanwhile decides on a fresh state, is refused
+        // by the store (the stream exists by then) and decides again once it is folded (and in scope).
+        let tail = version.map(|version| {
+            let events = request.events.iter().map(|e| (e.event_type.clone(), e.schema, e.data.clone())).collect();
+            turns::Tail::new(ruleset, state, events, version + request.events.len() as u64)
+        });
+        Ok(Decision::Append { request, tail })
     }
 
     /// The dice tape of `state`: the sealed seed, checked against the commitment, mixed with
@@ -787,6 +808,14 @@ impl Service {
             self.execute_async(ruleset, stream, reveal, policy).await.map(Some)
         })
     }
+}
+
+/// What a command decided.
+enum Decision {
+    /// Nothing to append: the answer as it is.
+    Nothing(CommandOutcome),
+    /// An append, with the stream's result after it when the stream exists.
+    Append { request: AppendRequest, tail: Option<turns::Tail> },
 }
 
 /// The idempotency key of what the service appends in consequence of command `command_id`.
@@ -911,7 +940,7 @@ mod tests {
     fn a_command_waits_for_its_streams_turn_without_holding_its_thread() {
         let (service, stream, _dir) = battle();
         let rules = ruleset::<CoalitionBattle>().expect("registered");
-        let turn = pollster::block_on(service.stream_lock(&stream));
+        let turn = pollster::block_on(service.turns.turn(&stream));
         let mut command = std::pin::pin!(service.execute_async(rules, &stream, roll("waits"), meta(None)));
         let polled = command.as_mut().poll(&mut TaskContext::from_waker(Waker::noop()));
         assert!(polled.is_pending(), "it waits for the stream, handing the thread back");
@@ -939,5 +968,37 @@ mod tests {
         // And a command through the blocking face takes the same turns.
         let third = service.execute(rules, &stream, roll("third"), meta(Some(1))).expect("rolled");
         assert_eq!(third.version, 2);
+    }
+
+    #[test]
+    fn commands_on_one_stream_at_once_each_decide_on_the_one_before_and_all_land() {
+        let (service, stream, _dir) = battle();
+        let rules = ruleset::<CoalitionBattle>().expect("registered");
+        // Sixteen at once on one stream, no If-Match: each decides on the result of the one
+        // before it (in flight or folded); none is refused, none lands twice.
+        let outcomes = pollster::block_on(futures_util::future::join_all(
+            (0..16).map(|n| service.execute_async(rules, &stream, roll(&format!("roll {n}")), meta(None))),
+        ));
+        let mut versions: Vec<u64> = outcomes.into_iter().map(|outcome| outcome.expect("rolled").version).collect();
+        versions.sort_unstable();
+        assert_eq!(versions, (1..=16).collect::<Vec<u64>>());
+        assert_eq!(service.store().stream_version(&stream).expect("read"), Some(16));
+        let rebuilt = Catalog::rebuild(service.store()).expect("rebuilt");
+        assert!(rebuilt.same_as(service.catalog()), "the live read models are what the log folds to");
+        // Every draw follows the one before on the tape: no two rolls read the same dice.
+        let words: Vec<u64> = service
+            .store()
+            .read_stream(&stream, 1, Direction::Forwards, 16)
+            .expect("read")
+            .iter()
+            .filter_map(|event| serde_json::from_str::<serde_json::Value>(event.data.get()).ok())
+            .filter_map(|data| data.get("next_word").and_then(serde_json::Value::as_u64))
+            .collect();
+        assert_eq!(words.len(), 16, "every roll records where the tape stands after it");
+        assert!(words.windows(2).all(|pair| pair[0] < pair[1]), "{words:?}");
+        assert!(
+            service.turns.tail(&stream, service.catalog().version_of(&stream).unwrap_or(0)).is_none(),
+            "nothing is left in flight"
+        );
     }
 }
