@@ -27,7 +27,8 @@
 //! --bench load` runs only the store baseline and figure 3 for 30 s, while, say,
 //! `perf record -F 299 --call-graph dwarf -p $(pgrep -n herald)` samples the server
 //! (docs/PERFORMANCE.md). `HERALD_LOAD_ONLY=1` times one client's rolls, one at a time, on a
-//! 10-event stream. `HERALD_LOAD_ONLY=7` runs only the creates and their store baseline.
+//! 10-event stream. `HERALD_LOAD_ONLY=7` runs only the creates and their store baseline;
+//! `HERALD_LOAD_ONLY=2` only the campaign orders.
 //! `HERALD_LOAD_BIN=path/to/herald` serves from another build, to compare two.
 
 #[path = "../../domain/benches/support/round.rs"]
@@ -128,6 +129,16 @@ fn main() {
             client.one_at_a_time(&judge, &battle, sizes.samples).await
         });
         println!("1. one client, POSTs on a 10-event stream: median {}, p99 {}", micros(median), micros(p99));
+        return;
+    }
+    if only == "2" {
+        let dir = tempfile::tempdir().expect("a data directory");
+        let campaign = write_campaign(dir.path(), &sizes);
+        let server = Server::start(dir.path());
+        println!("server pid {}: orders in a {}-turn campaign", server.child.id(), sizes.turns);
+        let client = Client::new(&server);
+        let (median, p99) = runtime.block_on(client.post_orders(&campaign, sizes.samples));
+        println!("2. POST orders: median {}, p99 {}", micros(median), micros(p99));
         return;
     }
     if only == "7" {

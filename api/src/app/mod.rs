@@ -415,9 +415,24 @@ impl Service {
                 Some(held) => held,
                 None => self.turns.turn(stream).await,
             };
-            let (request, tail) = match self.decide(ruleset, stream, &command, &meta, &command_id)? {
-                Decision::Nothing(outcome) => break outcome,
-                Decision::Append { request, tail } => (request, tail),
+            // Whether it may decide on a command still in flight (only the turn's holder adds one).
+            let ahead = self.turns.in_flight(stream);
+            let (request, tail) = match self.decide(ruleset, stream, &command, &meta, &command_id) {
+                Ok(Decision::Nothing(outcome)) => break outcome,
+                Ok(Decision::Append { request, tail }) => (request, tail),
+                Err(refused) if attempt < CONFLICT_RETRIES && matches!(refused, ApiError::Rule(_)) => {
+                    // A refusal must stand on what is durable and current: decided on a command
+                    // in flight, it waits for that command and decides again; decided on read
+                    // models behind another process's append, they catch up and it decides again.
+                    if ahead {
+                        self.turns.settle(&held).await;
+                    } else if !self.caught_up_on(stream)? {
+                        return Err(refused);
+                    }
+                    turn = Some(held);
+                    continue;
+                }
+                Err(refused) => return Err(refused),
             };
             let timer = self.append_latency.as_ref().map(prometheus::Histogram::start_timer);
             let pending = self.store.submit(request)?;
@@ -658,6 +673,17 @@ impl Service {
             outcome.events.extend(policy.events);
         }
         Ok(Some(outcome))
+    }
+
+    /// Fold what other writers appended; whether `stream` moved on (then a refusal decided on the
+    /// read models as they were may not stand). With a local store the read models are current.
+    fn caught_up_on(&self, stream: &str) -> Result<bool, ApiError> {
+        if self.store.reads_are_local() {
+            return Ok(false);
+        }
+        let before = self.catalog.version_of(stream);
+        self.catalog.catch_up(self.store.as_ref())?;
+        Ok(self.catalog.version_of(stream) != before)
     }
 
     /// The state to decide on: the result of the command decided before this one when it is not

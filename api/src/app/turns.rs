@@ -157,6 +157,11 @@ impl Turns {
         }
     }
 
+    /// Whether a command decided on `stream` may still be in flight.
+    pub(crate) fn in_flight(&self, stream: &str) -> bool {
+        lock(&self.tails).contains_key(stream)
+    }
+
     /// Record that the holder of `turn` handed its append to the store: the next command on
     /// `stream` decides on `tail` (when there is one), and the turn passes on.
     pub(crate) async fn fly<'a>(
