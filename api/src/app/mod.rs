@@ -693,19 +693,20 @@ impl Service {
         &self,
         ruleset: &'static dyn AnyRuleset,
         stream: &str,
-    ) -> Result<(Arc<dyn AnyState>, Option<u64>), ApiError> {
+    ) -> Result<(Arc<dyn AnyState>, Option<u64>, bool), ApiError> {
         match self.catalog.entry(stream) {
             Some(entry) if entry.ruleset.rules() != ruleset.rules() => {
                 Err(wrong_ruleset(stream, entry.ruleset, ruleset))
             }
             Some(entry) => {
                 let ahead = self.turns.tail(stream, entry.version);
-                Ok(match ahead.and_then(|tail| tail.state().map(|state| (state, tail.version))) {
-                    Some((state, version)) => (state, Some(version)),
-                    None => (entry.state, Some(entry.version)),
+                let ahead = ahead.and_then(|tail| Some((tail.state(&entry.state, entry.version)?, tail.version)));
+                Ok(match ahead {
+                    Some((state, version)) => (state, Some(version), true),
+                    None => (entry.state, Some(entry.version), false),
                 })
             }
-            None => Ok((ruleset.new_state(), None)),
+            None => Ok((ruleset.new_state(), None, false)),
         }
     }
 
@@ -719,12 +720,12 @@ impl Service {
         meta: &CommandMeta,
         command_id: &str,
     ) -> Result<Decision, ApiError> {
-        let (mut state, mut version) = self.decision_state(ruleset, stream)?;
+        let (mut state, mut version, mut ahead) = self.decision_state(ruleset, stream)?;
         if let Some(expected) = meta.expected_version {
             if version != Some(expected) {
                 // The read models may not have seen another process's append yet.
                 self.catalog.catch_up(self.store.as_ref())?;
-                (state, version) = self.decision_state(ruleset, stream)?;
+                (state, version, ahead) = self.decision_state(ruleset, stream)?;
             }
             if version != Some(expected) {
                 return Err(ApiError::PreconditionFailed(format!(
@@ -786,7 +787,8 @@ impl Service {
         // by the store (the stream exists by then) and decides again once it is folded (and in scope).
         let tail = version.map(|version| {
             let events = request.events.iter().map(|e| (e.event_type.clone(), e.schema, e.data.clone())).collect();
-            turns::Tail::new(ruleset, state, events, version + request.events.len() as u64)
+            let base = if ahead { turns::Base::InFlight(state) } else { turns::Base::Folded(version) };
+            turns::Tail::new(ruleset, base, events, version + request.events.len() as u64)
         });
         Ok(Decision::Append { request, tail })
     }

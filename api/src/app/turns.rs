@@ -45,17 +45,27 @@ struct Stripe {
 #[derive(Clone)]
 pub(crate) struct Tail {
     ruleset: &'static dyn AnyRuleset,
-    base: Arc<dyn AnyState>,
+    base: Base,
     events: Arc<[(String, u32, Payload)]>,
     /// The stream's version once these events are appended.
     pub(crate) version: u64,
+}
+
+/// The state a command decided on.
+#[derive(Clone)]
+pub(crate) enum Base {
+    /// The read models' state at this version: not held, so that folding the command changes it
+    /// in place instead of copying it while a tail holds it (a campaign's is large).
+    Folded(u64),
+    /// The state a command before it in flight left.
+    InFlight(Arc<dyn AnyState>),
 }
 
 impl Tail {
     /// The tail of a command that decided on `base` and appends `events`, ending at `version`.
     pub(crate) fn new(
         ruleset: &'static dyn AnyRuleset,
-        base: Arc<dyn AnyState>,
+        base: Base,
         events: Vec<(String, u32, Payload)>,
         version: u64,
     ) -> Self {
@@ -63,9 +73,15 @@ impl Tail {
     }
 
     /// The state after these events: the base, copied, with each folded as the read models will.
-    /// `None` when one does not fold (then the next command decides on durable state).
-    pub(crate) fn state(&self) -> Option<Arc<dyn AnyState>> {
-        let mut state = self.base.clone_arc();
+    /// `folded` is the read models' state of the stream at `version`. `None` when they moved away
+    /// from a folded base or an event does not fold (then the next command decides on them).
+    pub(crate) fn state(&self, folded: &Arc<dyn AnyState>, version: u64) -> Option<Arc<dyn AnyState>> {
+        let base = match &self.base {
+            Base::Folded(at) if *at == version => folded,
+            Base::Folded(_) => return None,
+            Base::InFlight(state) => state,
+        };
+        let mut state = base.clone_arc();
         let folding = Arc::get_mut(&mut state)?;
         for (event_type, schema, data) in self.events.iter() {
             self.ruleset.evolve(folding, event_type, *schema, data.get()).ok()?;
@@ -157,6 +173,14 @@ impl Turns {
         }
     }
 
+    /// Forget `stream`'s tail if it ends at or before `version`.
+    fn forget(&self, stream: &str, version: u64) {
+        let mut tails = lock(&self.tails);
+        if tails.get(stream).is_some_and(|tail| tail.version <= version) {
+            tails.remove(stream);
+        }
+    }
+
     /// Whether a command decided on `stream` may still be in flight.
     pub(crate) fn in_flight(&self, stream: &str) -> bool {
         lock(&self.tails).contains_key(stream)
@@ -197,12 +221,7 @@ impl Flight<'_> {
 
 impl Drop for Flight<'_> {
     fn drop(&mut self) {
-        {
-            let mut tails = lock(&self.turns.tails);
-            if tails.get(&self.stream).is_some_and(|tail| tail.version <= self.version) {
-                tails.remove(&self.stream);
-            }
-        }
+        self.turns.forget(&self.stream, self.version);
         if let Some(key) = &self.key {
             lock(&self.turns.keys).remove(key);
         }
@@ -224,7 +243,7 @@ mod tests {
 
     fn tail(version: u64) -> Tail {
         let ruleset = herald_domain::registry::default_for(StreamKind::Battle).expect("a battle ruleset");
-        Tail::new(ruleset, ruleset.new_state(), Vec::new(), version)
+        Tail::new(ruleset, Base::InFlight(ruleset.new_state()), Vec::new(), version)
     }
 
     fn poll<F: Future>(future: std::pin::Pin<&mut F>) -> Poll<F::Output> {
