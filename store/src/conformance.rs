@@ -91,6 +91,7 @@ pub const CASES: &[(&str, Case)] = &[
         "replay_stream_visits_every_event_from_a_version_in_order",
         replay_stream_visits_every_event_from_a_version_in_order,
     ),
+    ("replay_all_visits_every_event_from_a_position_in_order", replay_all_visits_every_event_from_a_position_in_order),
     ("read_all_starts_at_a_position_and_honours_the_limit", read_all_starts_at_a_position_and_honours_the_limit),
     (
         "all_positions_are_dense_and_in_commit_order_across_streams",
@@ -140,6 +141,7 @@ macro_rules! conformance_suite {
             read_stream_backwards_reads_from_the_end_or_from_a_version,
             read_stream_of_a_missing_stream_is_empty,
             replay_stream_visits_every_event_from_a_version_in_order,
+            replay_all_visits_every_event_from_a_position_in_order,
             read_all_starts_at_a_position_and_honours_the_limit,
             all_positions_are_dense_and_in_commit_order_across_streams,
             stream_version_and_head_position_follow_appends,

@@ -33,7 +33,7 @@ pub mod sled_store;
 
 pub use error::StoreError;
 pub use pending::{Pending, PendingFuture};
-pub use postgres::{PostgresOptions, PostgresStore};
+pub use postgres::{PostgresOptions, PostgresStore, WritePaths};
 pub use sled_store::{Durability, SledStore, DEFAULT_CACHE, DEFAULT_RESERVE};
 pub use types::*;
 

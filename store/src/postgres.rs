@@ -7,9 +7,11 @@
 //! see a position before every lower one is committed (docs/adr/0001-postgres-all-ordering.md).
 //!
 //! Within a process, appends go through one writer task with group commit (`writer`), like the
-//! sled backend: every request waiting is planned against the committed state (read under the
-//! head lock) and written in one transaction, so one lock hold and one WAL flush serve many
-//! appends. Other processes learn of new events by `LISTEN`/`NOTIFY` (`listener`), with a poll
+//! sled backend: every request waiting is planned against the committed state and written in
+//! one transaction, so one lock hold and one WAL flush serve many appends. The committed state
+//! is what the writer's own last transaction left (`known`) while the head is still where it
+//! left it, checked by the transaction's first statement, which takes the head lock: one round
+//! trip; else it is read under the head lock first: two (docs/adr/0007). Other processes learn of new events by `LISTEN`/`NOTIFY` (`listener`), with a poll
 //! of the head as a fallback, which keeps [`EventStore::watch_head`] current for every writer.
 //!
 //! The trait is blocking; the store runs tokio-postgres on a small runtime of its own and waits
@@ -19,6 +21,7 @@
 mod bridge;
 mod errors;
 mod health;
+mod known;
 mod listener;
 mod plan;
 mod reads;
@@ -38,6 +41,7 @@ use tokio_postgres::NoTls;
 use crate::*;
 
 pub use schema::MIGRATIONS;
+pub use writer::WritePaths;
 
 /// How to connect, beyond the URL.
 #[derive(Debug, Clone)]
@@ -158,6 +162,12 @@ impl PostgresStore {
     /// The schema migrations this connection applied (none when the schema was current).
     pub fn applied_migrations(&self) -> &[i32] {
         &self.applied
+    }
+
+    /// How this store's group commits went so far: in one flight, refused and then in two,
+    /// or in two (docs/adr/0007-postgres-one-flight-append.md).
+    pub fn write_paths(&self) -> WritePaths {
+        self.writer.as_ref().map(writer::Handle::paths).unwrap_or_default()
     }
 }
 

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use herald_store::conformance::cluster::{execute, Schema, URL_VARIABLE};
 use herald_store::conformance::{positions, read_all_to_end, request, unique_stream};
 use herald_store::{
-    EventStore, ExpectedVersion, PostgresOptions, PostgresStore, RecordedEvent, StoreError, Subscription,
+    EventStore, ExpectedVersion, PostgresOptions, PostgresStore, RecordedEvent, StoreError, Subscription, WritePaths,
 };
 
 /// Set to the schema in the appending child processes.
@@ -126,6 +126,11 @@ fn an_append_waits_for_another_process_holding_the_head_so_all_never_shows_a_hol
         let appended = appending.join().expect("appender").expect("append");
         assert_eq!(positions(&appended.events), [3], "the append took the position after the other's");
     });
+    // The writer knew the head it left (2), so its append went in one flight; the claim waited
+    // for the other process's lock, found the head it left at 3, and the batch was planned again
+    // from what was committed (docs/adr/0007).
+    let paths = store.write_paths();
+    assert_eq!((paths.one_flight, paths.fell_back, paths.two_flights), (0, 1, 1), "{paths:?}");
     other.join().expect("other process");
     let all = read_all_to_end(&store);
     assert_eq!(positions(&all), [0, 1, 2, 3]);
@@ -220,6 +225,123 @@ fn two_processes_append_at_once_and_a_subscriber_never_skips() {
         *by_process.entry(event.data.to_value()["tag"].as_str().unwrap_or("?").to_string()).or_default() += 1;
     }
     assert_eq!(by_process.len(), 2, "both processes wrote to the shared stream: {by_process:?}");
+}
+
+/// The store's appends since `before`: (one flight, refused then two flights, two flights).
+fn since(store: &PostgresStore, before: WritePaths) -> (u64, u64, u64) {
+    let now = store.write_paths();
+    (now.one_flight - before.one_flight, now.fell_back - before.fell_back, now.two_flights - before.two_flights)
+}
+
+/// Another instance on the same log commits between two appends of this one, to the same
+/// stream: this writer's knowledge (the head and the stream's version its last commit left) is
+/// stale, and its next append still lands at the next version and position, gap-free
+/// (docs/adr/0007). Once it has read the committed state again it is back to one flight.
+#[test]
+fn another_instance_committing_between_two_appends_sends_the_next_the_long_way() {
+    let Some(schema) = Schema::fresh() else { return };
+    let (first, second) = (schema.connect().expect("connect"), schema.connect().expect("connect"));
+    let stream = unique_stream("battle");
+    let start = first.write_paths();
+    first.append(request(&stream, ExpectedVersion::NoStream, 2)).expect("create");
+    assert_eq!(since(&first, start), (0, 0, 1), "a cold writer reads the committed state");
+    let known = first.append(request(&stream, ExpectedVersion::Exact(1), 1)).expect("append");
+    assert_eq!(known.stream_version, 2);
+    assert_eq!(since(&first, start), (1, 0, 1), "a warm writer sends one flight");
+
+    let other = second.append(request(&stream, ExpectedVersion::Exact(2), 2)).expect("the other instance");
+    assert_eq!(positions(&other.events), [3, 4]);
+
+    let before = first.write_paths();
+    // Whether this writer heard the other's notify yet or not, it must not trust what it knew.
+    let next = first.append(request(&stream, ExpectedVersion::Exact(4), 1)).expect("after the other");
+    assert_eq!((next.stream_version, positions(&next.events)), (5, vec![5]));
+    let (one, fell_back, two) = since(&first, before);
+    assert_eq!((one, fell_back + two), (0, 1), "planned again from what is committed");
+    let before = first.write_paths();
+    let again = first.append(request(&stream, ExpectedVersion::Exact(5), 1)).expect("and again");
+    assert_eq!((again.stream_version, positions(&again.events)), (6, vec![6]));
+    assert_eq!(since(&first, before), (1, 0, 0), "what the long way read is known again");
+    let all = read_all_to_end(&first);
+    assert_eq!(positions(&all), (0..=6).collect::<Vec<_>>());
+    assert_eq!(all.iter().map(|event| event.version).collect::<Vec<_>>(), (0..=6).collect::<Vec<_>>());
+}
+
+/// The claim trusts the database's head, not the writer's memory: a head moved with no event
+/// at the position this writer would take (which no append does, so only the claim can see it)
+/// still sends the batch the long way, and the append lands at the head the database holds.
+#[test]
+fn a_head_moved_behind_the_writers_back_is_claimed_from_where_it_is() {
+    let Some(schema) = Schema::fresh() else { return };
+    let store = schema.connect().expect("connect");
+    let stream = unique_stream("battle");
+    store.append(request(&stream, ExpectedVersion::NoStream, 2)).expect("create");
+    let before = store.write_paths();
+    execute(schema.url(), &format!("UPDATE \"{}\".herald_head SET next_position = next_position + 5", schema.name()))
+        .expect("move the head");
+    let moved = store.append(request(&stream, ExpectedVersion::Exact(1), 1)).expect("append");
+    assert_eq!((moved.stream_version, positions(&moved.events)), (2, vec![7]), "at the database's head");
+    let (one, fell_back, two) = since(&store, before);
+    assert_eq!((one, fell_back + two), (0, 1));
+    assert_eq!(store.head_position().expect("head"), Some(7));
+}
+
+/// A command id retried once the writer is warm: the one flight plans it as new, the commands
+/// insert fails on the id's primary key, and the batch, planned again from what is committed,
+/// replays the first append. A retry whose expected version no longer holds never goes in one
+/// flight (a conflict is judged from the committed state) and is replayed too.
+#[test]
+fn a_retried_command_with_a_warm_writer_is_replayed() {
+    let Some(schema) = Schema::fresh() else { return };
+    let store = schema.connect().expect("connect");
+    let stream = unique_stream("battle");
+    let command =
+        |expected| herald_store::AppendRequest { command_id: Some("cmd-warm".into()), ..request(&stream, expected, 2) };
+    let first = store.append(command(ExpectedVersion::NoStream)).expect("first");
+    store.append(request(&stream, ExpectedVersion::Exact(1), 1)).expect("warm");
+    let before = store.write_paths();
+    let retried = store.append(command(ExpectedVersion::Any)).expect("retry");
+    assert!(retried.replayed);
+    assert_eq!(retried.events, first.events);
+    assert_eq!(since(&store, before), (0, 1, 0), "refused on the command id, then replayed");
+    let before = store.write_paths();
+    let stale = store.append(command(ExpectedVersion::NoStream)).expect("retry with its first expectation");
+    assert!(stale.replayed);
+    assert_eq!(stale.events, first.events);
+    assert_eq!(since(&store, before), (0, 0, 1));
+    assert_eq!(positions(&read_all_to_end(&store)), [0, 1, 2], "nothing written twice");
+    assert_eq!(store.stream_version(&stream).expect("version"), Some(2));
+}
+
+/// With a warm writer an expected-version conflict is refused as before, and a stream the
+/// writer does not know but expects to be new, which another instance created, is refused
+/// too: its version 0 is taken (`UNIQUE (stream, version)` fails the one flight).
+#[test]
+fn a_conflict_with_a_warm_writer_is_refused_as_before() {
+    let Some(schema) = Schema::fresh() else { return };
+    let (store, other) = (schema.connect().expect("connect"), schema.connect().expect("connect"));
+    let stream = unique_stream("battle");
+    store.append(request(&stream, ExpectedVersion::NoStream, 1)).expect("create");
+    store.append(request(&stream, ExpectedVersion::Exact(0), 1)).expect("warm");
+    for expected in [ExpectedVersion::Exact(0), ExpectedVersion::NoStream] {
+        match store.append(request(&stream, expected, 1)) {
+            Err(StoreError::WrongExpectedVersion { actual: Some(1), .. }) => {}
+            other => panic!("{expected:?} on a stream at 1: {other:?}"),
+        }
+    }
+    let taken = unique_stream("battle");
+    other.append(request(&taken, ExpectedVersion::NoStream, 1)).expect("the other instance creates it");
+    // This writer reads the committed state again (the head moved), learning `stream`, not `taken`.
+    store.append(request(&stream, ExpectedVersion::Exact(1), 1)).expect("after the other");
+    let before = store.write_paths();
+    match store.append(request(&taken, ExpectedVersion::NoStream, 1)) {
+        Err(StoreError::WrongExpectedVersion { actual: Some(0), .. }) => {}
+        other => panic!("a stream another instance created is not new: {other:?}"),
+    }
+    assert_eq!(since(&store, before), (0, 1, 0), "refused on (stream, version), then judged");
+    let fresh = store.append(request(&unique_stream("battle"), ExpectedVersion::NoStream, 1)).expect("a new stream");
+    assert_eq!(positions(&fresh.events), [4], "no position lost to the refused flights");
+    assert_eq!(positions(&read_all_to_end(&store)), [0, 1, 2, 3, 4]);
 }
 
 /// A store hears of another store's appends (another process sharing the log) through

@@ -42,6 +42,37 @@ pub fn read_stream_of_a_missing_stream_is_empty(store: &dyn EventStore) {
     assert_eq!(store.stream_version(&missing).expect("version"), None);
 }
 
+/// `replay_all` visits `$all` from a position to the head, in order, the same events as reads
+/// give, across more than a few of a backend's pages (PostgreSQL reads several at once), and
+/// stops when the visitor breaks.
+pub fn replay_all_visits_every_event_from_a_position_in_order(store: &dyn EventStore) {
+    let (a, b) = (unique_stream("battle"), unique_stream("campaign"));
+    for round in 0..5 {
+        store.append(request(if round % 2 == 0 { &a } else { &b }, ExpectedVersion::Any, 1_100)).expect("append");
+    }
+    let all = read_all_to_end(store);
+    assert_eq!(all.len(), 5_500);
+    let replay = |from: u64, stop: Option<u64>| {
+        let mut seen = Vec::new();
+        let count = store
+            .replay_all(from, &mut |event| {
+                seen.push(event.to_owned().expect("a stored payload is JSON"));
+                if Some(event.position) == stop {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+            .expect("replay");
+        assert_eq!(count, seen.len() as u64);
+        seen
+    };
+    assert_eq!(replay(0, None), all, "the same events as reads, in order");
+    assert_eq!(positions(&replay(2_047, None)), (2_047..5_500).collect::<Vec<_>>());
+    assert_eq!(positions(&replay(100, Some(4_200))), (100..=4_200).collect::<Vec<_>>(), "stops where told");
+    assert!(replay(5_500, None).is_empty(), "nothing past the head");
+}
+
 /// `$all` reads start at a position, honour the limit, and are empty past the head.
 pub fn read_all_starts_at_a_position_and_honours_the_limit(store: &dyn EventStore) {
     let (a, b) = (unique_stream("battle"), unique_stream("campaign"));

@@ -7,13 +7,18 @@
 use std::ops::ControlFlow;
 
 use deadpool_postgres::{Object, Pool};
+use futures_util::StreamExt;
 
 use super::rows::{self, event_columns, COMMAND_COLUMNS};
 use super::{backend, bridge::Runtime, pool_error, to_i64};
 use crate::{Direction, EventRef, RecordedEvent, StoreError, StoredCommand};
 
-/// Events a replay of `$all` reads at a time; the next page is read while this one is visited.
+/// Events a replay of `$all` reads at a time.
 const REPLAY_PAGE: usize = 2048;
+/// Pages a replay has read or in flight ahead of the one visited: while the caller visits one,
+/// the server produces the next and the store's runtime decodes the one after on another
+/// connection, so the three run at once instead of in turn (paging does them in turn).
+const REPLAY_AHEAD: usize = 2;
 /// Commands a scan reads at a time.
 const COMMAND_PAGE: i64 = 1024;
 
@@ -139,8 +144,11 @@ pub(crate) async fn all_secrets(pool: &Pool) -> Result<Vec<(String, Vec<u8>)>, S
     rows.iter().map(|row| Ok((row.try_get(0).map_err(backend)?, row.try_get(1).map_err(backend)?))).collect()
 }
 
-/// [`crate::EventStore::replay_all`]: pages of `$all` up to the head as it was when the replay
-/// started, the next page read on the store's runtime while the caller visits this one.
+/// [`crate::EventStore::replay_all`]: `$all` up to the head as it was when the replay started,
+/// in ranges of [`REPLAY_PAGE`] positions, [`REPLAY_AHEAD`] ranges read at once on the store's
+/// runtime (each on a connection of its own) and handed over in order while the caller visits.
+/// Every position from `from` to the head is in exactly one range, so nothing depends on `$all`
+/// being dense.
 pub(crate) fn replay_all(
     runtime: &Runtime,
     pool: &Pool,
@@ -154,19 +162,22 @@ pub(crate) fn replay_all(
     if from > end {
         return Ok(0);
     }
-    let (pages, incoming) = std::sync::mpsc::sync_channel::<Result<Vec<RecordedEvent>, StoreError>>(1);
+    let (pages, incoming) = std::sync::mpsc::sync_channel::<Result<Vec<RecordedEvent>, StoreError>>(REPLAY_AHEAD);
     let reader = pool.clone();
     runtime.spawn(async move {
-        let mut next = from;
-        while next <= end {
-            let page = all_between(&reader, next, end, REPLAY_PAGE).await;
-            let last = page.as_ref().ok().and_then(|page| page.last().map(|event| event.position));
-            let empty = page.as_ref().map_or(true, Vec::is_empty);
+        let span = REPLAY_PAGE as u64;
+        let mut read = futures_util::stream::iter((from..=end).step_by(REPLAY_PAGE))
+            .map(|first| {
+                let reader = reader.clone();
+                async move { all_between(&reader, first, first.saturating_add(span - 1).min(end), REPLAY_PAGE).await }
+            })
+            .buffered(REPLAY_AHEAD);
+        while let Some(page) = read.next().await {
+            let failed = page.is_err();
             // A closed channel means the visitor stopped: read no further.
-            if pages.send(page).is_err() || empty {
+            if pages.send(page).is_err() || failed {
                 return;
             }
-            next = last.map_or(u64::MAX, |position| position.saturating_add(1));
         }
     })?;
     let mut count = 0;

@@ -1,20 +1,38 @@
 //! The writer task: group commit of every pending append in one transaction under the head lock.
 //!
-//! One task per store takes every request waiting, and in one transaction: locks the `$all`
-//! head row, reads the batch's stream heads and command ids (statements that start after the
-//! lock is held, so they see every append committed before it), plans the batch ([`super::plan`]),
-//! writes events, heads and commands, moves the head, notifies the other processes, and commits.
-//! Each group of statements is sent pipelined: two round trips and one WAL flush for the whole
-//! batch. The head watch moves before anyone is answered.
+//! One task per store takes every request waiting and commits them in one transaction, one WAL
+//! flush for the whole batch, in one of two ways (docs/adr/0007-postgres-one-flight-append.md):
+//!
+//! - **One flight**, the common case: the writer knows the `$all` head its own last transaction
+//!   left and the heads of the streams it touched ([`super::known`]), so it plans the batch
+//!   before sending anything and sends, pipelined in one round trip: `BEGIN`, the head claim
+//!   (the head row moved on from the position it believes, which takes the row lock and fails
+//!   the transaction if the head is anywhere else), the events, the stream heads, the commands,
+//!   the notify, `COMMIT`. Any other process's append moves the head, so the claim fails
+//!   exactly when the knowledge may be stale; a repeated command id fails the commands insert
+//!   on its primary key, and a "new" stream that has events fails on `UNIQUE (stream, version)`.
+//!   Those three refusals, and nothing else, send the same batch the second way.
+//! - **Two flights**, from what is committed: `BEGIN`, lock the head row, read the batch's
+//!   stream heads and command ids (statements that start after the lock is held, so they see
+//!   every append committed before it); plan ([`super::plan`]); then write events, heads and
+//!   commands, move the head, notify, and commit. A cold writer, a stream it does not know, a
+//!   head heard to have moved, a conflict or a repeat go this way, and it teaches the writer
+//!   what it read.
+//!
+//! Positions are assigned under the head row's lock either way (docs/adr/0001). The head watch
+//! moves before anyone is answered.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use deadpool_postgres::{Object, Pool};
 use tokio::sync::{mpsc, watch};
+use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 
+use super::known::{self, Known};
 use super::plan::Committed;
 use super::rows::{self, command_columns, event_columns};
 use super::{backend, bridge::Runtime, pool_error, to_i64};
@@ -36,10 +54,32 @@ struct Job {
     reply: Reply,
 }
 
+/// How a PostgreSQL store's group commits went since it connected
+/// ([`super::PostgresStore::write_paths`]; docs/adr/0007): each batch that reached the database
+/// is counted once.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct WritePaths {
+    /// Committed in one flight, planned from what the writer knew.
+    pub one_flight: u64,
+    /// Sent in one flight, refused (the head had moved, a command id was a repeat, a new stream
+    /// was not new), then planned again and committed the two-flight way.
+    pub fell_back: u64,
+    /// Planned from what was committed, without trying one flight first.
+    pub two_flights: u64,
+}
+
+#[derive(Default)]
+struct Paths {
+    one_flight: AtomicU64,
+    fell_back: AtomicU64,
+    two_flights: AtomicU64,
+}
+
 /// The store's end of the writer: its queue, and a signal that it has finished.
 pub(crate) struct Handle {
     queue: Option<mpsc::UnboundedSender<Job>>,
     finished: crossbeam_channel::Receiver<()>,
+    paths: Arc<Paths>,
 }
 
 impl Handle {
@@ -54,11 +94,22 @@ impl Handle {
     ) -> Result<Self, StoreError> {
         let (queue, jobs) = mpsc::unbounded_channel();
         let (finish, finished) = crossbeam_channel::bounded(1);
+        let paths = Arc::new(Paths::default());
+        let counted = paths.clone();
         runtime.spawn(async move {
-            run(pool, channel, head, commits, health, jobs).await;
+            run(pool, channel, head, commits, health, counted, jobs).await;
             let _ = finish.send(());
         })?;
-        Ok(Self { queue: Some(queue), finished })
+        Ok(Self { queue: Some(queue), finished, paths })
+    }
+
+    /// How the group commits went so far.
+    pub(crate) fn paths(&self) -> WritePaths {
+        WritePaths {
+            one_flight: self.paths.one_flight.load(Ordering::Relaxed),
+            fell_back: self.paths.fell_back.load(Ordering::Relaxed),
+            two_flights: self.paths.two_flights.load(Ordering::Relaxed),
+        }
     }
 
     /// Queue an append and wait for its committed result.
@@ -106,8 +157,10 @@ async fn run(
     head: Arc<watch::Sender<Option<u64>>>,
     commits: crate::CommitObservers,
     health: Arc<super::health::Health>,
+    paths: Arc<Paths>,
     mut jobs: mpsc::UnboundedReceiver<Job>,
 ) {
+    let mut known = Known::default();
     while let Some(first) = jobs.recv().await {
         let mut events = first.request.events.len();
         let mut batch = vec![first];
@@ -126,7 +179,12 @@ async fn run(
         // While the database is away the batch is answered with why at once, until the backoff
         // says to try again (`health`); the pool then connects anew.
         let committed = match health.gate() {
-            Ok(()) => commit(&pool, &channel, &mut requests).await,
+            Ok(()) => {
+                // The last position this process heard of: past what `known` left means another
+                // process appended since.
+                let heard = *head.borrow();
+                commit(&pool, &channel, &mut requests, &mut known, heard, &paths).await
+            }
             Err(away) => Err(away),
         };
         health.note(&committed);
@@ -148,19 +206,155 @@ async fn run(
 /// Each request's result and, when the batch wrote, the last position it wrote.
 type Committing = (Vec<Result<AppendResult, StoreError>>, Option<u64>);
 
-/// One transaction for the batch. On any error the connection is rolled back (or dropped), so
-/// the pool never hands out a connection inside a transaction.
-async fn commit(pool: &Pool, channel: &str, requests: &mut [AppendRequest]) -> Result<Committing, StoreError> {
+/// One transaction for the batch: one flight when `known` allows, else (or when that flight is
+/// refused) two. On any error the writer forgets what it knew and the connection is rolled back
+/// (or dropped), so the pool never hands out a connection inside a transaction.
+async fn commit(
+    pool: &Pool,
+    channel: &str,
+    requests: &mut [AppendRequest],
+    known: &mut Known,
+    heard: Option<u64>,
+    paths: &Paths,
+) -> Result<Committing, StoreError> {
     let client = pool.get().await.map_err(pool_error)?;
-    let result = transaction(&client, channel, requests).await;
-    if result.is_err() && client.batch_execute("ROLLBACK").await.is_err() {
-        drop(Object::take(client));
+    let result = async {
+        let statements = Statements::prepare(&client).await?;
+        let mut counter = &paths.two_flights;
+        if let Some(next) = known.fast_next(requests, heard) {
+            match one_flight(&client, &statements, channel, requests, next, known).await? {
+                Flown::Committed(done) => {
+                    paths.one_flight.fetch_add(1, Ordering::Relaxed);
+                    return Ok(done);
+                }
+                Flown::Refused => counter = &paths.fell_back,
+                Flown::NotSent => {}
+            }
+        }
+        let done = transaction(&client, &statements, channel, requests, known).await?;
+        counter.fetch_add(1, Ordering::Relaxed);
+        Ok(done)
+    }
+    .await;
+    if result.is_err() {
+        known.forget();
+        if client.batch_execute("ROLLBACK").await.is_err() {
+            drop(Object::take(client));
+        }
     }
     result
 }
 
-async fn transaction(client: &Object, channel: &str, requests: &mut [AppendRequest]) -> Result<Committing, StoreError> {
-    let statements = Statements::prepare(client).await?;
+/// What became of a batch offered to [`one_flight`].
+enum Flown {
+    /// Committed: each request's result.
+    Committed(Committing),
+    /// Sent and refused by the database (the head had moved, a command id was committed
+    /// before, a new stream had events): nothing recorded, the transaction over, the requests'
+    /// events given back; plan again from what is committed.
+    Refused,
+    /// Not sent: the plan has a conflict or a refusal to judge from what is committed (events
+    /// given back), or nothing to write.
+    NotSent,
+}
+
+/// The batch planned from `known` (the head at `next`) and sent in one pipelined flight.
+async fn one_flight(
+    client: &Object,
+    statements: &Statements,
+    channel: &str,
+    requests: &mut [AppendRequest],
+    next: u64,
+    known: &mut Known,
+) -> Result<Flown, StoreError> {
+    let mut planner = Planner::new(&*known, next);
+    let outcomes: Vec<Outcome> = requests.iter_mut().map(|request| planner.plan(request)).collect();
+    let (after, heads) = (planner.next(), planner.written_heads().clone());
+    drop(planner);
+    if after == next || !known::all_writes(&outcomes) {
+        known::restore(requests, outcomes);
+        return Ok(Flown::NotSent);
+    }
+    let flight = {
+        let writes: Vec<(&AppendRequest, &AppendResult)> = requests
+            .iter()
+            .zip(&outcomes)
+            .filter_map(|(request, outcome)| match outcome {
+                Outcome::Write(result) => Some((request, result)),
+                _ => None,
+            })
+            .collect();
+        let written = Written::new(&writes, &heads);
+        let (expected, moved_to) = (to_i64(next), to_i64(after));
+        let last_text = (after - 1).to_string();
+        let claim: [&(dyn ToSql + Sync); 2] = [&expected, &moved_to];
+        let notify: [&(dyn ToSql + Sync); 2] = [&channel, &last_text];
+        let (events, stream_heads, commands) = (written.events(), written.heads(), written.commands());
+        // `biased`: polled, and so sent, in this order, in one flight; the claim comes first, so
+        // nothing is written unless the head row is locked at the position planned from.
+        let sent = tokio::join!(
+            biased;
+            client.batch_execute("BEGIN"),
+            client.execute(&statements.claim_head, &claim),
+            client.execute(&statements.insert_events, &events),
+            client.execute(&statements.upsert_heads, &stream_heads),
+            client.execute(&statements.insert_commands, &commands),
+            client.execute(&statements.notify, &notify),
+            // After a failed statement COMMIT answers ROLLBACK without an error.
+            client.batch_execute("COMMIT"),
+        );
+        let failed = [sent.1, sent.2, sent.3, sent.4, sent.5].into_iter().find_map(Result::err);
+        (sent.0.err().or(failed), sent.6)
+    };
+    match flight {
+        (None, Ok(())) => {
+            known.advance(&heads, after);
+            let results = planning::resolve(outcomes, Ok(()), Vec::new());
+            Ok(Flown::Committed((results, Some(after - 1))))
+        }
+        (Some(error), committed) if refused(&error) => {
+            // The transaction failed, so nothing of it is recorded, whatever became of COMMIT.
+            committed.map_err(backend)?;
+            known::restore(requests, outcomes);
+            Ok(Flown::Refused)
+        }
+        (failed, committed) => {
+            // A connection lost here may have lost it after the COMMIT was applied: never an
+            // acknowledgement, and the answer says how to learn the outcome.
+            let error = failed.or(committed.err()).map(backend);
+            Err(error.map_or_else(|| StoreError::Backend("append transaction failed".into()), failed_append))
+        }
+    }
+}
+
+/// Whether a one-flight transaction failed on one of the refusals that mean "plan again from
+/// what is committed": the head claim found the head elsewhere (its `CASE` sets -1, which the
+/// table's `CHECK (next_position >= 0)` refuses), or a unique key of the events or commands
+/// (a "new" stream with events, a command id committed before). Anything else is an error.
+fn refused(error: &tokio_postgres::Error) -> bool {
+    let Some(db) = error.as_db_error() else { return false };
+    let code = db.code();
+    (*code == SqlState::CHECK_VIOLATION && db.table() == Some("herald_head"))
+        || (*code == SqlState::UNIQUE_VIOLATION && matches!(db.table(), Some("herald_events" | "herald_commands")))
+}
+
+/// A write transaction's failure as answered: commit outcome unknown when the connection was
+/// lost ([`super::errors::commit_unknown`]).
+fn failed_append(error: StoreError) -> StoreError {
+    match super::errors::commit_unknown(error) {
+        StoreError::Backend(message) => StoreError::Backend(format!("append transaction failed: {message}")),
+        other => other,
+    }
+}
+
+/// The two-flight transaction: the committed state read under the head lock, then the writes.
+async fn transaction(
+    client: &Object,
+    statements: &Statements,
+    channel: &str,
+    requests: &mut [AppendRequest],
+    known: &mut Known,
+) -> Result<Committing, StoreError> {
     let mut streams: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
     streams.sort_unstable();
     streams.dedup();
@@ -195,6 +389,7 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
         committed.commands.insert(command.command_id.clone(), command);
     }
 
+    let found = committed.heads.clone();
     let mut planner = Planner::new(committed, next);
     let outcomes: Vec<Outcome> = requests.iter_mut().map(|request| planner.plan(request)).collect();
     let writes: Vec<(&AppendRequest, &AppendResult)> = requests
@@ -211,31 +406,7 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
         let last = planner.next() - 1;
         let head_after = to_i64(planner.next());
         let last_text = last.to_string();
-        let events: [&(dyn ToSql + Sync); 14] = [
-            &written.positions,
-            &written.streams,
-            &written.versions,
-            &written.ids,
-            &written.types,
-            &written.schemas,
-            &written.recorded_at,
-            &written.recorded_nanos,
-            &written.actors,
-            &written.command_ids,
-            &written.correlation_ids,
-            &written.causation_ids,
-            &written.rules,
-            &written.data,
-        ];
-        let heads: [&(dyn ToSql + Sync); 2] = [&written.head_streams, &written.head_versions];
-        let commands: [&(dyn ToSql + Sync); 6] = [
-            &written.commands.ids,
-            &written.commands.streams,
-            &written.commands.bodies,
-            &written.commands.first_versions,
-            &written.commands.last_versions,
-            &written.commands.first_positions,
-        ];
+        let (events, heads, commands) = (written.events(), written.heads(), written.commands());
         let (head_param, notify): ([&(dyn ToSql + Sync); 1], [&(dyn ToSql + Sync); 2]) =
             ([&head_after], [&channel, &last_text]);
         let written = tokio::join!(
@@ -253,10 +424,7 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
         if let Some(error) = failed.or(written.5.err()) {
             // A connection lost here may have lost it after the COMMIT was applied: never an
             // acknowledgement, and the answer says how to learn the outcome.
-            return Err(match super::errors::commit_unknown(backend(error)) {
-                StoreError::Backend(message) => StoreError::Backend(format!("append transaction failed: {message}")),
-                other => other,
-            });
+            return Err(failed_append(backend(error)));
         }
     }
     // Repeats of commands committed before this batch: their events, as first written.
@@ -276,6 +444,8 @@ async fn transaction(client: &Object, channel: &str, requests: &mut [AppendReque
     if !wrote {
         client.batch_execute("COMMIT").await.map_err(backend)?;
     }
+    let batch: Vec<&str> = requests.iter().map(|request| request.stream.as_str()).collect();
+    known.learn(next, &batch, &found, planner.written_heads(), planner.next());
     let results = planning::resolve(outcomes, Ok(()), replays);
     Ok((results, wrote.then(|| planner.next() - 1)))
 }
@@ -313,6 +483,43 @@ struct Commands<'a> {
 }
 
 impl<'a> Written<'a> {
+    /// The parameters of `insert_events`.
+    fn events(&self) -> [&(dyn ToSql + Sync); 14] {
+        [
+            &self.positions,
+            &self.streams,
+            &self.versions,
+            &self.ids,
+            &self.types,
+            &self.schemas,
+            &self.recorded_at,
+            &self.recorded_nanos,
+            &self.actors,
+            &self.command_ids,
+            &self.correlation_ids,
+            &self.causation_ids,
+            &self.rules,
+            &self.data,
+        ]
+    }
+
+    /// The parameters of `upsert_heads`.
+    fn heads(&self) -> [&(dyn ToSql + Sync); 2] {
+        [&self.head_streams, &self.head_versions]
+    }
+
+    /// The parameters of `insert_commands`.
+    fn commands(&self) -> [&(dyn ToSql + Sync); 6] {
+        [
+            &self.commands.ids,
+            &self.commands.streams,
+            &self.commands.bodies,
+            &self.commands.first_versions,
+            &self.commands.last_versions,
+            &self.commands.first_positions,
+        ]
+    }
+
     /// The columns of `writes`, each a request (its events already moved into its result) and
     /// what it writes; `heads` are the written streams' last versions.
     fn new(
@@ -375,6 +582,7 @@ impl<'a> Written<'a> {
 /// The writer's statements, prepared once per connection.
 struct Statements {
     lock_head: tokio_postgres::Statement,
+    claim_head: tokio_postgres::Statement,
     commands: tokio_postgres::Statement,
     heads: tokio_postgres::Statement,
     insert_events: tokio_postgres::Statement,
@@ -390,6 +598,14 @@ impl Statements {
         let prepare = |sql: &'static str| async move { client.prepare_cached(sql).await.map_err(backend) };
         Ok(Self {
             lock_head: prepare("SELECT next_position FROM herald_head FOR UPDATE").await?,
+            // The one flight's claim: moves the head on from `$1` to `$2` if it is at `$1`, and
+            // otherwise sets it to -1, which `CHECK (next_position >= 0)` refuses (`refused`).
+            // An UPDATE waits for another transaction holding the row and then judges the row as
+            // that one left it (READ COMMITTED), so a head moved meanwhile is seen.
+            claim_head: prepare(
+                "UPDATE herald_head SET next_position = CASE WHEN next_position = $1::int8 THEN $2::int8 ELSE -1 END",
+            )
+            .await?,
             commands: prepare(concat!(
                 "SELECT ",
                 command_columns!(),
