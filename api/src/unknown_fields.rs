@@ -155,38 +155,43 @@ fn fit(value: &Value, schema: &Value, at: &At) -> Fit {
     }
     match value {
         Value::Object(fields) => {
-            // The properties every part names, by reference (a later part's wins, as when the
-            // parts are merged): the schemas are the document's, never copied.
-            let mut properties: std::collections::BTreeMap<&str, &Value> = std::collections::BTreeMap::new();
+            // The parts' own property tables, read in place (the document's schemas are never
+            // copied); a later part's property wins, as when the parts are merged.
             let parts: Vec<&Value> = schema
                 .get("allOf")
                 .and_then(Value::as_array)
                 .map(|parts| parts.iter().map(resolve).collect())
                 .unwrap_or_else(|| vec![schema]);
+            let mut tables = Vec::with_capacity(parts.len());
             for part in &parts {
                 if !of_type(value, part) {
                     return Fit::Other;
                 }
                 if let Some(named) = part.get("properties").and_then(Value::as_object) {
-                    properties.extend(named.iter().map(|(key, property)| (key.as_str(), property)));
+                    tables.push(named);
                 }
             }
-            // A tag of another variant (`"by": "square"` against the `base` variant).
-            let tag_differs = properties.iter().any(|(key, property)| {
-                let allowed = resolve(property).get("enum").and_then(Value::as_array);
-                matches!((fields.get(*key), allowed), (Some(given @ Value::String(_)), Some(allowed)) if allowed.len() == 1 && !allowed.contains(given))
+            let property = |key: &str| tables.iter().rev().find_map(|named| named.get(key));
+            // A tag of another variant (`"by": "square"` against the `base` variant): a string
+            // the body gives where the schema allows one other value only.
+            let tag_differs = fields.iter().any(|(key, given)| {
+                given.is_string()
+                    && property(key).is_some_and(|property| {
+                        let allowed = resolve(property).get("enum").and_then(Value::as_array);
+                        allowed.is_some_and(|allowed| allowed.len() == 1 && !allowed.contains(given))
+                    })
             });
             if tag_differs {
                 return Fit::Other;
             }
             let additional = schema.get("additionalProperties");
             // A free-form object (no properties named, no rule for others) takes anything.
-            if properties.is_empty() && additional.is_none() {
+            if tables.iter().all(|named| named.is_empty()) && additional.is_none() {
                 return Fit::Named;
             }
             for (key, field) in fields {
                 let here = At::Field(at, key);
-                let found = match (properties.get(key.as_str()), additional) {
+                let found = match (property(key), additional) {
                     (Some(property), _) => first_unknown(field, property, &here),
                     (None, Some(Value::Bool(true))) => None,
                     (None, Some(other @ Value::Object(_))) => first_unknown(field, other, &here),
