@@ -50,10 +50,29 @@ pub fn max_chars(name: &str) -> usize {
 
 /// Refuse a request with a string over its limit, naming the field (422 `request.text_too_long`).
 pub fn check(request: &Value) -> Result<(), ApiError> {
-    check_at(request, "", "")
+    check_at(request, &Path::Root, "")
 }
 
-fn check_at(value: &Value, path: &str, field: &str) -> Result<(), ApiError> {
+/// Where a value sits in the request, as a chain to its parent: the path (`armies.a.name`,
+/// `zones[2].name`) is written only for a string refused, not for every value checked.
+enum Path<'a> {
+    Root,
+    Field(&'a Path<'a>, &'a str),
+    Item(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn text(&self) -> String {
+        match self {
+            Path::Root => String::new(),
+            Path::Field(Path::Root, name) => (*name).to_string(),
+            Path::Field(parent, name) => format!("{}.{name}", parent.text()),
+            Path::Item(parent, index) => format!("{}[{index}]", parent.text()),
+        }
+    }
+}
+
+fn check_at(value: &Value, path: &Path, field: &str) -> Result<(), ApiError> {
     match value {
         // Entropy's limit is a dice rule, refused by the ruleset with its own code.
         Value::String(_) if field == "entropy" => Ok(()),
@@ -61,12 +80,13 @@ fn check_at(value: &Value, path: &str, field: &str) -> Result<(), ApiError> {
             let limit = max_chars(field);
             // Bytes bound characters from above: count only when the bytes exceed the limit.
             if text.len() > limit && text.chars().count() > limit {
+                let path = path.text();
                 return Err(ApiError::Rule(RuleError::new(
                     "request.text_too_long",
                     format!(
                         "{} is {} characters; it may be at most {limit} (names and labels {MAX_NAME_CHARS}, \
                          prose such as strategies, orders and reasons {MAX_PROSE_CHARS})",
-                        if path.is_empty() { "the text" } else { path },
+                        if path.is_empty() { "the text" } else { &path },
                         text.chars().count()
                     ),
                     LIMITS_RULE,
@@ -75,12 +95,11 @@ fn check_at(value: &Value, path: &str, field: &str) -> Result<(), ApiError> {
             Ok(())
         }
         Value::Array(items) => {
-            items.iter().enumerate().try_for_each(|(i, item)| check_at(item, &format!("{path}[{i}]"), field))
+            items.iter().enumerate().try_for_each(|(i, item)| check_at(item, &Path::Item(path, i), field))
         }
-        Value::Object(fields) => fields.iter().try_for_each(|(name, item)| {
-            let inner = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
-            check_at(item, &inner, name)
-        }),
+        Value::Object(fields) => {
+            fields.iter().try_for_each(|(name, item)| check_at(item, &Path::Field(path, name), name))
+        }
         _ => Ok(()),
     }
 }

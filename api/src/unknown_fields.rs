@@ -37,21 +37,38 @@ pub fn in_request(method: &str, pattern: &str, body: &Value) -> Option<String> {
         .get(pattern)?
         .get(method.to_ascii_lowercase())?
         .pointer("/requestBody/content/application~1json/schema")?;
-    first_unknown(body, schema, "")
+    first_unknown(body, schema, &At::Root)
 }
 
 /// As [`in_request`], against the component schema `name` (a ruleset's command union).
 pub fn in_component(name: &str, body: &Value) -> Option<String> {
-    let schema = document()?.pointer(&format!("/components/schemas/{name}"))?;
-    first_unknown(body, schema, "")
+    let schema = component(document()?, name)?;
+    first_unknown(body, schema, &At::Root)
+}
+
+/// The component schema `name` of `document`.
+fn component<'a>(document: &'a Value, name: &str) -> Option<&'a Value> {
+    document.get("components")?.get("schemas")?.get(name)
+}
+
+/// What a local reference (`#/components/schemas/BattleSetup`) points at. The document's
+/// references all name a component schema, looked up directly (this runs for every object of
+/// every request body); any other pointer is followed as a JSON Pointer.
+fn target(reference: &str) -> Option<&'static Value> {
+    let document = document()?;
+    let pointer = reference.strip_prefix('#')?;
+    match pointer.strip_prefix("/components/schemas/") {
+        Some(name) if !name.contains(['/', '~']) => component(document, name),
+        _ => document.pointer(pointer),
+    }
 }
 
 fn resolve(schema: &Value) -> &Value {
     let mut schema = schema;
     for _ in 0..32 {
-        match schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
-            Some(pointer) => match document().and_then(|document| document.pointer(pointer)) {
-                Some(target) => schema = target,
+        match schema.get("$ref").and_then(Value::as_str) {
+            Some(reference) => match target(reference) {
+                Some(found) => schema = found,
                 None => return schema,
             },
             None => return schema,
@@ -60,8 +77,37 @@ fn resolve(schema: &Value) -> &Value {
     schema
 }
 
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+/// Where a value sits in the body, as a chain to its parent: the JSON Pointer is written only
+/// for the field reported, not for every field walked.
+enum At<'a> {
+    Root,
+    Field(&'a At<'a>, &'a str),
+    Item(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    /// The JSON Pointer (`/armies/a/contingnecy`), keys escaped (`~0`, `~1`).
+    fn pointer(&self) -> String {
+        let mut pointer = String::new();
+        self.write(&mut pointer);
+        pointer
+    }
+
+    fn write(&self, pointer: &mut String) {
+        match self {
+            At::Root => {}
+            At::Field(parent, key) => {
+                parent.write(pointer);
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            At::Item(parent, index) => {
+                parent.write(pointer);
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+            }
+        }
+    }
 }
 
 /// How a value fits a schema, as far as its fields go.
@@ -75,14 +121,14 @@ enum Fit {
 }
 
 /// The pointer of the first unknown field of `value` under `schema`, `at` being its own.
-fn first_unknown(value: &Value, schema: &Value, at: &str) -> Option<String> {
+fn first_unknown(value: &Value, schema: &Value, at: &At) -> Option<String> {
     match fit(value, schema, at) {
         Fit::Unknown(pointer) => Some(pointer),
         Fit::Named | Fit::Other => None,
     }
 }
 
-fn fit(value: &Value, schema: &Value, at: &str) -> Fit {
+fn fit(value: &Value, schema: &Value, at: &At) -> Fit {
     let schema = resolve(schema);
     if let Some(variants) = schema.get("oneOf").or_else(|| schema.get("anyOf")).and_then(Value::as_array) {
         if let Some(chosen) = discriminated(value, schema) {
@@ -109,40 +155,47 @@ fn fit(value: &Value, schema: &Value, at: &str) -> Fit {
     }
     match value {
         Value::Object(fields) => {
-            let mut properties = serde_json::Map::new();
+            // The parts' own property tables, read in place (the document's schemas are never
+            // copied); a later part's property wins, as when the parts are merged.
             let parts: Vec<&Value> = schema
                 .get("allOf")
                 .and_then(Value::as_array)
                 .map(|parts| parts.iter().map(resolve).collect())
                 .unwrap_or_else(|| vec![schema]);
+            let mut tables = Vec::with_capacity(parts.len());
             for part in &parts {
                 if !of_type(value, part) {
                     return Fit::Other;
                 }
                 if let Some(named) = part.get("properties").and_then(Value::as_object) {
-                    properties.extend(named.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    tables.push(named);
                 }
             }
-            // A tag of another variant (`"by": "square"` against the `base` variant).
-            let tag_differs = properties.iter().any(|(key, property)| {
-                let allowed = resolve(property).get("enum").and_then(Value::as_array);
-                matches!((fields.get(key), allowed), (Some(given @ Value::String(_)), Some(allowed)) if allowed.len() == 1 && !allowed.contains(given))
+            let property = |key: &str| tables.iter().rev().find_map(|named| named.get(key));
+            // A tag of another variant (`"by": "square"` against the `base` variant): a string
+            // the body gives where the schema allows one other value only.
+            let tag_differs = fields.iter().any(|(key, given)| {
+                given.is_string()
+                    && property(key).is_some_and(|property| {
+                        let allowed = resolve(property).get("enum").and_then(Value::as_array);
+                        allowed.is_some_and(|allowed| allowed.len() == 1 && !allowed.contains(given))
+                    })
             });
             if tag_differs {
                 return Fit::Other;
             }
             let additional = schema.get("additionalProperties");
             // A free-form object (no properties named, no rule for others) takes anything.
-            if properties.is_empty() && additional.is_none() {
+            if tables.iter().all(|named| named.is_empty()) && additional.is_none() {
                 return Fit::Named;
             }
             for (key, field) in fields {
-                let here = format!("{at}/{}", escape(key));
-                let found = match (properties.get(key), additional) {
+                let here = At::Field(at, key);
+                let found = match (property(key), additional) {
                     (Some(property), _) => first_unknown(field, property, &here),
                     (None, Some(Value::Bool(true))) => None,
                     (None, Some(other @ Value::Object(_))) => first_unknown(field, other, &here),
-                    (None, _) => Some(here),
+                    (None, _) => Some(here.pointer()),
                 };
                 if let Some(found) = found {
                     return Fit::Unknown(found);
@@ -155,7 +208,7 @@ fn fit(value: &Value, schema: &Value, at: &str) -> Fit {
             items
                 .iter()
                 .enumerate()
-                .find_map(|(index, value)| first_unknown(value, item, &format!("{at}/{index}")))
+                .find_map(|(index, value)| first_unknown(value, item, &At::Item(at, index)))
                 .map_or(Fit::Named, Fit::Unknown)
         }
         _ => Fit::Named,
@@ -182,13 +235,11 @@ fn of_type(value: &Value, schema: &Value) -> bool {
 }
 
 /// The variant of a discriminated union `value` names, if it names one.
-fn discriminated<'a>(value: &Value, schema: &'a Value) -> Option<&'a Value> {
+fn discriminated(value: &Value, schema: &Value) -> Option<&'static Value> {
     let discriminator = schema.get("discriminator")?;
     let property = discriminator.get("propertyName")?.as_str()?;
     let tag = value.get(property)?.as_str()?;
-    let reference = discriminator.get("mapping")?.get(tag)?.as_str()?;
-    let pointer = reference.strip_prefix('#')?;
-    document()?.pointer(pointer)
+    target(discriminator.get("mapping")?.get(tag)?.as_str()?)
 }
 
 #[cfg(test)]

@@ -145,41 +145,65 @@ pub async fn create_stream_then(
     complete: Option<Completion>,
 ) -> Result<HttpResponse, ApiError> {
     crate::auth::request::require_host_scope(req)?;
-    // Every field of the body at every depth must be one the set-up names (issue 26 item 8).
-    let mut named = body.clone();
-    if let Some(fields) = named.as_object_mut().filter(|fields| fields.get("ruleset").is_none_or(|r| r.is_null())) {
+    // Every field of the body at every depth must be one the set-up names (issue 26 item 8);
+    // the set-up union is told apart by `ruleset`, so the kind's default is named where the
+    // body names none (as `creation` reads it), in place: the body is not copied.
+    let mut body = body;
+    if let Some(fields) = body.as_object_mut().filter(|fields| fields.get("ruleset").is_none_or(|r| r.is_null())) {
         if let Some(default) = registry::default_for(kind) {
             fields.insert("ruleset".into(), default.id().into());
         }
     }
-    if let Some(pointer) = crate::unknown_fields::in_request("POST", &format!("/v1/{}s", kind.prefix()), &named) {
+    if let Some(pointer) = crate::unknown_fields::in_request("POST", &format!("/v1/{}s", kind.prefix()), &body) {
         return Err(crate::problem::unknown_field("not a set-up", &pointer));
     }
     let taken = creation(kind, body)?;
     taken.ruleset.may_set_up(&actor)?;
-    if let Some(mismatch) = taken.ruleset.setup_mismatch(&taken.setup) {
-        return Err(super::mismatch(format!("not a {} set-up", taken.ruleset.id()), mismatch));
-    }
-    // Checked before a seed is sealed, so a malformed set-up leaves nothing behind.
-    taken.ruleset.set_up(taken.setup.clone(), String::new())?;
+    // The seed is drawn (or taken from the request) and committed to before anything is
+    // sealed, so the set-up is decoded and made into its command once, with its commitment: a
+    // set-up that does not fit, or that the rules refuse, leaves nothing behind. Where it does
+    // not fit, the field that does not is named (decoded again only then).
+    let server_seed = match taken.seed {
+        Some(seed) => seed,
+        None => fresh_seed()?,
+    };
+    let commitment = hex::encode(herald_domain::dice::seed::commitment(&server_seed));
+    let command = match taken.ruleset.set_up(taken.setup.clone(), commitment) {
+        Ok(command) => command,
+        Err(refusal @ herald_domain::ruleset::Refusal::Malformed(_)) => {
+            return Err(match taken.ruleset.setup_mismatch(&taken.setup) {
+                Some(mismatch) => super::mismatch(format!("not a {} set-up", taken.ruleset.id()), mismatch),
+                None => refusal.into(),
+            })
+        }
+        Err(refusal) => return Err(refusal.into()),
+    };
     if let Some(response) = super::replayed_creation(req, &actor, kind, &taken, complete).await? {
         return Ok(response);
     }
-    let Creation { ruleset, seed: supplied, setup } = taken;
+    let ruleset = taken.ruleset;
     let app = state(req)?;
     let id = uuid::Uuid::now_v7();
     let stream = format!("{}-{id}", kind.prefix());
     let (worker, sealing) = (app.clone(), stream.clone());
-    // OS randomness and an insert into the store's secrets (durable with the creation's append).
+    // An insert into the store's secrets (durable with the creation's append).
     let on_worker = super::runs_on_worker(&app, ruleset);
-    let commitment = super::short_or_blocking(on_worker, move || worker.service.seal_seed(&sealing, supplied)).await?;
-    let mut command = ruleset.set_up(setup, hex::encode(commitment))?;
+    super::short_or_blocking(on_worker, move || worker.service.seal_seed(&sealing, Some(server_seed))).await?;
+    let mut command = command;
     if let Some(complete) = complete {
         let (worker, sealed) = (app.clone(), stream.clone());
         command = blocking(move || complete(&worker.service, &sealed, command)).await?;
     }
     let location = format!("/v1/{}s/{id}", kind.prefix());
     super::execute(req, actor, ruleset, stream, command, Some(location)).await
+}
+
+/// A server seed of fresh OS randomness, for a creation that supplies none.
+fn fresh_seed() -> Result<[u8; 32], ApiError> {
+    use rand_core::{OsRng, TryRngCore};
+    let mut seed = [0u8; 32];
+    OsRng.try_fill_bytes(&mut seed).map_err(|e| ApiError::internal(anyhow::anyhow!("OS randomness: {e}")))?;
+    Ok(seed)
 }
 
 /// Open a battle of any registered ruleset (a judge or admin). The server seals a seed and
