@@ -418,8 +418,15 @@ impl Service {
             // Whether it may decide on a command still in flight (only the turn's holder adds one).
             let ahead = self.turns.in_flight(stream);
             let (request, tail) = match self.decide(ruleset, stream, &command, &meta, &command_id) {
-                Ok(Decision::Nothing(outcome)) => break outcome,
+                Ok(Decision::Nothing(outcome)) if !ahead => break outcome,
                 Ok(Decision::Append { request, tail }) => (request, tail),
+                Ok(Decision::Nothing(_)) => {
+                    // Nothing to append answers the stream's version: a durable one, never that
+                    // of a command still in flight.
+                    self.turns.settle(&held).await;
+                    turn = Some(held);
+                    continue;
+                }
                 Err(refused) if attempt < CONFLICT_RETRIES && matches!(refused, ApiError::Rule(_)) => {
                     // A refusal must stand on what is durable and current: decided on a command
                     // in flight, it waits for that command and decides again; decided on read
@@ -689,11 +696,7 @@ impl Service {
     /// The state to decide on: the result of the command decided before this one when it is not
     /// folded yet ([`turns`]), else the read models' (kept current by every append), or a new
     /// stream's. A stream of another ruleset is refused before anything is decoded.
-    fn decision_state(
-        &self,
-        ruleset: &'static dyn AnyRuleset,
-        stream: &str,
-    ) -> Result<(Arc<dyn AnyState>, Option<u64>, bool), ApiError> {
+    fn decision_state(&self, ruleset: &'static dyn AnyRuleset, stream: &str) -> Result<DecisionState, ApiError> {
         match self.catalog.entry(stream) {
             Some(entry) if entry.ruleset.rules() != ruleset.rules() => {
                 Err(wrong_ruleset(stream, entry.ruleset, ruleset))
@@ -837,6 +840,10 @@ impl Service {
         })
     }
 }
+
+/// The state a command decides on, the stream's version there (`None`: a new stream), and
+/// whether it is the result of a command still in flight.
+type DecisionState = (Arc<dyn AnyState>, Option<u64>, bool);
 
 /// What a command decided.
 enum Decision {
