@@ -170,7 +170,7 @@ pub(crate) fn resolve(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The rules on a batch against a log held in maps: what both backends' planners share. The
     //! conformance suite checks the same rules end to end on sled and PostgreSQL.
 
@@ -192,7 +192,7 @@ mod tests {
     }
 
     /// An append of `count` events to `stream`, without a command id.
-    fn request(stream: &str, expected: ExpectedVersion, count: usize) -> AppendRequest {
+    pub(crate) fn request(stream: &str, expected: ExpectedVersion, count: usize) -> AppendRequest {
         let event = |n: usize| crate::NewEvent {
             id: uuid::Uuid::now_v7(),
             event_type: "test.Happened".into(),

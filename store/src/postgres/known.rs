@@ -147,25 +147,9 @@ mod tests {
     use super::*;
     use crate::plan::Planner;
 
+    /// One event to `stream` (the planner's tests' request).
     fn request(stream: &str, expected: ExpectedVersion) -> AppendRequest {
-        AppendRequest {
-            stream: stream.into(),
-            expected,
-            events: vec![NewEvent {
-                id: uuid::Uuid::now_v7(),
-                event_type: "test.Happened".into(),
-                schema: 1,
-                recorded_at: chrono::Utc::now(),
-                actor: "test".into(),
-                command_id: None,
-                correlation_id: None,
-                causation_id: None,
-                rules: "test@1".into(),
-                data: serde_json::json!({ "n": 1 }).into(),
-            }],
-            command_id: None,
-            command: None,
-        }
+        crate::plan::tests::request(stream, expected, 1)
     }
 
     fn warm() -> Known {
