@@ -285,8 +285,12 @@ fn catching_up(req: &actix_web::dev::ServiceRequest) -> Option<String> {
 /// Longest time the read models go without looking for appends they were not told of.
 const FOLLOW_POLL: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How long the follower leaves this process's commands to fold what they appended before it
+/// reads the log itself (a command folds its own events before it answers; docs/adr/0008).
+const OWN_FOLDS: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Fold appends made by other processes sharing the log (PostgreSQL) as the store hears of them
-/// (its head watch), and at least every [`FOLLOW_POLL`]: a write through another instance is
+/// (its head watch; after [`OWN_FOLDS`]), and at least every [`FOLLOW_POLL`]: a write through another instance is
 /// readable here after that lag at most (docs/adr/0001). This process's own appends are folded
 /// by the service before it answers, so this is usually a no-op for them. Holds the store only
 /// while folding, so a stopped server's store closes; ends when the store is gone.
@@ -305,9 +309,17 @@ fn follow(
         if matches!(heard, Ok(Err(_))) {
             return; // The store is closed.
         }
+        let last = *head.borrow_and_update();
+        let behind = || last.is_some_and(|last| last >= catalog.folded());
+        if heard.is_ok() && behind() {
+            // The head moves at every group commit of this process's own commands, which fold
+            // their events themselves before they answer: reading them back here too raced them
+            // (5% of the server's CPU creating battles). What is still not folded after a moment
+            // is another writer's (another instance's), folded now.
+            runtime.block_on(tokio::time::sleep(OWN_FOLDS));
+        }
         let Some(store) = store.upgrade() else { return };
-        let behind = head.borrow_and_update().is_some_and(|last| last >= catalog.folded());
-        if behind || heard.is_err() {
+        if behind() || heard.is_err() {
             if let Err(error) = catalog.catch_up(store.as_ref()) {
                 tracing::warn!(%error, "following the log failed; trying again");
             }

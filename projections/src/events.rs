@@ -67,26 +67,33 @@ impl EventView {
     /// stream that has just begun, so an unexpected state never leaks a sealed strategy.
     pub fn new(event: &RecordedEvent, current: Option<&Entry>, viewer: &Viewer) -> Self {
         let data = match registry::by_rules(&event.rules) {
-            Some(ruleset) => {
-                let mut data = ruleset
-                    .upcast(&event.event_type, event.schema, event.data.get())
-                    .unwrap_or(serde_json::Value::Null);
-                match current.filter(|entry| entry.ruleset.rules() == ruleset.rules()) {
-                    Some(entry) => ruleset.redact_event(&mut data, entry.state.as_ref(), viewer),
-                    None => ruleset.redact_event(&mut data, ruleset.new_state().as_ref(), viewer),
-                }
-                data
-            }
+            Some(ruleset) => ruleset.upcast(&event.event_type, event.schema, event.data.get()),
+            None => Ok(event.data.to_value()),
+        };
+        Self::decided(event, data.unwrap_or(serde_json::Value::Null), current, viewer)
+    }
+
+    /// [`EventView::new`] with the payload already parsed, in the current schema: what a command
+    /// decided, which the store wrote as `event.data`, so it is not parsed back to be answered.
+    pub fn decided(
+        event: &RecordedEvent,
+        mut data: serde_json::Value,
+        current: Option<&Entry>,
+        viewer: &Viewer,
+    ) -> Self {
+        match registry::by_rules(&event.rules) {
+            Some(ruleset) => match current.filter(|entry| entry.ruleset.rules() == ruleset.rules()) {
+                Some(entry) => ruleset.redact_event(&mut data, entry.state.as_ref(), viewer),
+                None => ruleset.redact_event(&mut data, ruleset.new_state().as_ref(), viewer),
+            },
             // The service's own events (`auth.TokenIssued`, rules `herald@1`) are stored untagged;
             // they are served tagged like every other payload, as the OpenAPI union says.
             None => {
-                let mut data = event.data.to_value();
                 if let Some(object) = data.as_object_mut() {
                     object.entry("type").or_insert_with(|| event.event_type.clone().into());
                 }
-                data
             }
-        };
+        }
         Self {
             id: event.id,
             stream: event.stream.clone(),

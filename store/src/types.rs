@@ -49,9 +49,9 @@ pub struct Payload(Box<serde_json::value::RawValue>);
 impl Payload {
     /// The payload of `value`.
     pub fn from_value(value: &serde_json::Value) -> Self {
-        // A Value always serialises and its text is valid JSON.
-        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
-        Self::from_json(text).unwrap_or_else(|_| Self::null())
+        // A Value always serialises, and what it writes is JSON: not parsed again to check it
+        // (as `from_json` does), which cost a command's append as much as writing it.
+        serde_json::value::to_raw_value(value).map(Self).unwrap_or_else(|_| Self::null())
     }
 
     /// A payload from JSON text; refused when the text is not JSON.

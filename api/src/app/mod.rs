@@ -23,7 +23,9 @@ use herald_domain::{
     Actor, AnyRuleset, AnyState, Context, DiceKey, StreamKind,
 };
 use herald_projections::{Catalog, Entry};
-use herald_store::{AppendRequest, Direction, EventStore, ExpectedVersion, NewEvent, RecordedEvent, StoreError};
+use herald_store::{
+    AppendRequest, Direction, EventStore, ExpectedVersion, NewEvent, Payload, RecordedEvent, StoreError,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::{auth::Scope, problem::ApiError};
@@ -49,9 +51,11 @@ pub struct CommandMeta {
     pub scope: Scope,
 }
 
-/// The command as stored with its events, so verification can run it again.
+/// The command as stored with its events, so verification can run it again. The command is a
+/// `serde_json::Value` when read back; the service writes it from a borrowed one (`&Value`),
+/// so it is not copied once more on its way to the store.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct CommandRecord {
+pub struct CommandRecord<C = serde_json::Value> {
     /// The ruleset that decided it.
     pub rules: String,
     /// Who acted.
@@ -59,7 +63,7 @@ pub struct CommandRecord {
     /// When it was received.
     pub recorded_at: DateTime<Utc>,
     /// The command itself.
-    pub command: serde_json::Value,
+    pub command: C,
 }
 
 /// What a command appended.
@@ -71,8 +75,27 @@ pub struct CommandOutcome {
     pub version: u64,
     /// The events appended (or, for a repeated idempotency key, appended the first time).
     pub events: Vec<RecordedEvent>,
+    /// The payloads of `events` as this request decided them, in the same order, when it decided
+    /// every one (empty otherwise: a replay reads them back). The answer renders these instead of
+    /// parsing the stored payloads again; they are the same JSON (the stored text is written
+    /// from them).
+    pub decided: Vec<serde_json::Value>,
     /// Whether this repeats an earlier request with the same idempotency key.
     pub replayed: bool,
+}
+
+impl CommandOutcome {
+    /// Add what a follow-up command (a policy's) appended after this one.
+    fn extend(&mut self, follow_up: CommandOutcome) {
+        let whole = self.decided.len() == self.events.len() && follow_up.decided.len() == follow_up.events.len();
+        self.version = follow_up.version;
+        self.events.extend(follow_up.events);
+        if whole {
+            self.decided.extend(follow_up.decided);
+        } else {
+            self.decided.clear();
+        }
+    }
 }
 
 /// A stream's state folded to a version.
@@ -417,9 +440,9 @@ impl Service {
             };
             // Whether it may decide on a command still in flight (only the turn's holder adds one).
             let ahead = self.turns.in_flight(stream);
-            let (request, tail) = match self.decide(ruleset, stream, &command, &meta, &command_id) {
+            let (request, tail, decided) = match self.decide(ruleset, stream, &command, &meta, &command_id) {
                 Ok(Decision::Nothing(outcome)) if !ahead => break outcome,
-                Ok(Decision::Append { request, tail }) => (request, tail),
+                Ok(Decision::Append { request, tail, decided }) => (request, tail, decided),
                 Ok(Decision::Nothing(_)) => {
                     // Nothing to append answers the stream's version: a durable one, never that
                     // of a command still in flight.
@@ -454,10 +477,13 @@ impl Service {
                     // writer's came between), before the command answers.
                     self.catalog.fold_appended(self.store.as_ref(), &result.events)?;
                     drop(flight);
+                    let decided =
+                        if result.replayed || decided.len() != result.events.len() { vec![] } else { decided };
                     break CommandOutcome {
                         stream: stream.to_string(),
                         version: result.stream_version,
                         events: result.events,
+                        decided,
                         replayed: result.replayed,
                     };
                 }
@@ -481,8 +507,7 @@ impl Service {
             // What the service appends on its own in consequence (the seed reveal when a battle
             // ends) is part of this request's answer, so the caller's version stays current.
             if let Some(follow_up) = self.apply_policies(ruleset, stream, &meta, &command_id).await? {
-                outcome.version = follow_up.version;
-                outcome.events.extend(follow_up.events);
+                outcome.extend(follow_up);
             }
         }
         Ok(outcome)
@@ -502,8 +527,7 @@ impl Service {
         let follow_up = format!("idem:{}:{}", Actor::system().id, policy_key(command_id));
         if self.store.stored_command(&follow_up)?.is_none() {
             if let Some(done) = self.apply_policies(ruleset, stream, meta, command_id).await? {
-                outcome.version = done.version;
-                outcome.events.extend(done.events);
+                outcome.extend(done);
             }
         }
         Ok(outcome)
@@ -670,14 +694,18 @@ impl Service {
         }
         let count = usize::try_from(stored.last_version - stored.first_version + 1).unwrap_or(usize::MAX);
         let events = self.store.read_stream(stream, stored.first_version, Direction::Forwards, count)?;
-        let mut outcome =
-            CommandOutcome { stream: stream.to_string(), version: stored.last_version, events, replayed: true };
+        let mut outcome = CommandOutcome {
+            stream: stream.to_string(),
+            version: stored.last_version,
+            events,
+            decided: vec![],
+            replayed: true,
+        };
         // The first answer included what the service appended in consequence (the seed reveal,
         // see `apply_policies`); a replay answers the same.
         let follow_up = format!("idem:{}:{}", Actor::system().id, policy_key(command_id));
         if let Some(policy) = self.replay_of(stream, &follow_up)? {
-            outcome.version = policy.version;
-            outcome.events.extend(policy.events);
+            outcome.extend(policy);
         }
         Ok(Some(outcome))
     }
@@ -755,6 +783,7 @@ impl Service {
                 stream: stream.into(),
                 version: version.unwrap_or(0),
                 events: vec![],
+                decided: vec![],
                 replayed: false,
             }));
         }
@@ -762,13 +791,13 @@ impl Service {
             rules: ruleset.rules().to_string(),
             actor: meta.actor.clone(),
             recorded_at: meta.recorded_at,
-            command: command.clone(),
+            command,
         };
         let new_events = events
-            .into_iter()
+            .iter()
             .map(|data| NewEvent {
                 id: uuid::Uuid::now_v7(),
-                event_type: event_type_of(&data),
+                event_type: event_type_of(data),
                 schema: EVENT_SCHEMA,
                 recorded_at: meta.recorded_at,
                 actor: meta.actor.id.clone(),
@@ -776,7 +805,7 @@ impl Service {
                 correlation_id: meta.correlation_id.clone(),
                 causation_id: Some(command_id.to_string()),
                 rules: ruleset.rules().to_string(),
-                data: data.into(),
+                data: Payload::from_value(data),
             })
             .collect();
         let request = AppendRequest {
@@ -793,7 +822,7 @@ impl Service {
             let base = if ahead { turns::Base::InFlight(state) } else { turns::Base::Folded(version) };
             turns::Tail::new(ruleset, base, events, version + request.events.len() as u64)
         });
-        Ok(Decision::Append { request, tail })
+        Ok(Decision::Append { request, tail, decided: events })
     }
 
     /// The dice tape of `state`: the sealed seed, checked against the commitment, mixed with
@@ -849,8 +878,9 @@ type DecisionState = (Arc<dyn AnyState>, Option<u64>, bool);
 enum Decision {
     /// Nothing to append: the answer as it is.
     Nothing(CommandOutcome),
-    /// An append, with the stream's result after it when the stream exists.
-    Append { request: AppendRequest, tail: Option<turns::Tail> },
+    /// An append, with the stream's result after it when the stream exists, and the events'
+    /// payloads as decided (what the answer renders).
+    Append { request: AppendRequest, tail: Option<turns::Tail>, decided: Vec<serde_json::Value> },
 }
 
 /// The idempotency key of what the service appends in consequence of command `command_id`.
@@ -969,6 +999,31 @@ mod tests {
         assert_eq!((outcome.version, outcome.events.len()), (1, 1));
         assert_eq!(service.store().stream_version(&stream).expect("read"), Some(1), "appended");
         assert_eq!(service.catalog().version_of(&stream), Some(1), "folded before the command returned");
+    }
+
+    #[test]
+    fn a_commands_answer_renders_the_payloads_it_decided_as_the_stored_ones_and_a_replay_reads_them_back() {
+        use herald_domain::Viewer;
+        use herald_projections::EventView;
+        let (service, stream, _dir) = battle();
+        let rules = ruleset::<CoalitionBattle>().expect("registered");
+        let keyed = CommandMeta { idempotency_key: Some("k-1".into()), ..meta(None) };
+        let outcome = service.execute(rules, &stream, roll("decided"), keyed.clone()).expect("rolled");
+        assert_eq!(outcome.decided.len(), outcome.events.len(), "every payload decided is kept for the answer");
+        let entry = service.catalog().entry(&stream);
+        for viewer in [Viewer::from(&meta(None).actor), Viewer::from(&Actor::new("token:alice", Role::Player))] {
+            for (event, data) in outcome.events.iter().zip(&outcome.decided) {
+                assert_eq!(
+                    EventView::decided(event, data.clone(), entry.as_ref(), &viewer),
+                    EventView::new(event, entry.as_ref(), &viewer),
+                    "the decided payload renders as the stored one"
+                );
+                assert_eq!(event.data.to_value(), *data, "the store wrote what was decided");
+            }
+        }
+        let replay = service.execute(rules, &stream, roll("decided"), keyed).expect("replayed");
+        assert!(replay.replayed);
+        assert!(replay.decided.is_empty(), "a replay decided nothing: its answer reads the stored payloads");
     }
 
     #[test]

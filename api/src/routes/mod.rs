@@ -367,11 +367,16 @@ pub fn command_response(state: &AppState, actor: &Actor, outcome: CommandOutcome
     let viewer = Viewer::from(actor);
     let current = state.service.catalog().entry(&outcome.stream);
     let mut actors = crate::auth::Actors::new(&state.tokens, state.store.as_ref(), Some(actor.id.clone()));
+    // The payloads this request decided are rendered as decided, not parsed back from the store.
+    let mut decided = (outcome.decided.len() == outcome.events.len()).then_some(outcome.decided.into_iter());
     let events = outcome
         .events
         .iter()
         .map(|event| {
-            let mut view = EventView::new(event, current.as_ref(), &viewer);
+            let mut view = match decided.as_mut().and_then(Iterator::next) {
+                Some(data) => EventView::decided(event, data, current.as_ref(), &viewer),
+                None => EventView::new(event, current.as_ref(), &viewer),
+            };
             view.who = actors.view(&event.actor, &viewer);
             view
         })

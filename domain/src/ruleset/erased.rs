@@ -69,7 +69,14 @@ pub struct FieldMismatch {
 }
 
 /// Deserialize `value` as `T`, or say which field does not fit and why.
+///
+/// Most bodies fit: they are decoded plainly, and the path to the field is tracked only when
+/// one does not (tracking it cost a command about 1% of the server's CPU under load; the same
+/// decoder fails the same way twice, so the answer names the same field).
 pub fn decode<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, FieldMismatch> {
+    if let Ok(decoded) = T::deserialize(value) {
+        return Ok(decoded);
+    }
     serde_path_to_error::deserialize(value).map_err(|error| {
         let mut pointer = String::new();
         for segment in error.path().iter() {
