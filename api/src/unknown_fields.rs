@@ -196,7 +196,7 @@ fn resolve<'d>(document: &'d Value, schema: &'d Value) -> &'d Value {
 }
 
 /// Compiles a document's schemas into [`Node`]s: each schema once (by where it sits in the
-/// document, after its references are followed), breadth first from a queue, so a recursive
+/// document, after its references are followed), from a work list, so a recursive
 /// schema needs no recursion here.
 struct Compiler<'d> {
     document: &'d Value,
