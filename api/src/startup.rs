@@ -316,7 +316,7 @@ fn follow(
             // their events themselves before they answer: reading them back here too raced them
             // (5% of the server's CPU creating battles). What is still not folded after a moment
             // is another writer's (another instance's), folded now.
-            runtime.block_on(tokio::time::sleep(OWN_FOLDS));
+            runtime.block_on(async { tokio::time::sleep(OWN_FOLDS).await });
         }
         let Some(store) = store.upgrade() else { return };
         if behind() || heard.is_err() {
