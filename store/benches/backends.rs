@@ -67,13 +67,58 @@ fn rate(events: u64, elapsed: Duration) -> f64 {
 }
 
 /// One writer appending single events, each a durable commit.
-fn one_writer(store: &dyn EventStore, count: u64) -> f64 {
+fn one_writer(backend: &str, store: &dyn EventStore, count: u64) -> f64 {
     let stream = format!("battle-{}", uuid::Uuid::now_v7());
+    let switched = context_switches();
     let started = Instant::now();
     for _ in 0..count {
         append(store, &stream, 1);
     }
-    rate(count, started.elapsed())
+    let elapsed = started.elapsed();
+    if let (Some(before), Some(after)) = (switched, context_switches()) {
+        let mut by_thread: Vec<String> = after
+            .iter()
+            .filter_map(|(name, &(voluntary, involuntary))| {
+                let (was_voluntary, was_involuntary) = before.get(name).copied().unwrap_or_default();
+                let each = |now: u64, was: u64| now.saturating_sub(was) as f64 / count as f64;
+                let (voluntary, involuntary) = (each(voluntary, was_voluntary), each(involuntary, was_involuntary));
+                (voluntary + involuntary >= 0.01).then(|| format!("{name} {voluntary:.2} + {involuntary:.2}"))
+            })
+            .collect();
+        by_thread.sort();
+        eprintln!(
+            "{backend}, 1 writer: context switches an append, voluntary (the thread blocked, and something woke \
+             it) + involuntary, by thread name: {}",
+            by_thread.join(", ")
+        );
+    }
+    rate(count, elapsed)
+}
+
+/// The context switches of this process's threads so far (voluntary, involuntary), summed by
+/// thread name, from `/proc/self/task/*/status`; `None` where there is no such file (not Linux).
+/// Threads that ended are not counted: the stores' threads live as long as the stores.
+fn context_switches() -> Option<std::collections::BTreeMap<String, (u64, u64)>> {
+    let mut by_name = std::collections::BTreeMap::new();
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let Ok(status) = std::fs::read_to_string(task.ok()?.path().join("status")) else { continue };
+        let mut name = String::new();
+        let mut counts = (0, 0);
+        for line in status.lines() {
+            let count = |prefix: &str| line.strip_prefix(prefix).and_then(|rest| rest.trim().parse::<u64>().ok());
+            if let Some(rest) = line.strip_prefix("Name:") {
+                name = rest.trim().to_string();
+            } else if let Some(count) = count("voluntary_ctxt_switches:") {
+                counts.0 = count;
+            } else if let Some(count) = count("nonvoluntary_ctxt_switches:") {
+                counts.1 = count;
+            }
+        }
+        let total: &mut (u64, u64) = by_name.entry(name).or_default();
+        total.0 += counts.0;
+        total.1 += counts.1;
+    }
+    Some(by_name)
 }
 
 /// [`WRITERS`] threads spread over `stores`, each appending `batches` batches of [`BATCH`] to a
@@ -157,7 +202,7 @@ fn measure(
     after: &dyn Fn(&str),
 ) -> Row {
     let (single, batches) = sizes();
-    let one = one_writer(stores[0].as_ref(), single);
+    let one = one_writer(backend, stores[0].as_ref(), single);
     after("1 writer");
     let fifty = many_writers(stores, batches);
     after("50 writers");
