@@ -78,45 +78,64 @@ fn one_writer(backend: &str, store: &dyn EventStore, count: u64) -> f64 {
     if let (Some(before), Some(after)) = (switched, context_switches()) {
         let mut by_thread: Vec<String> = after
             .iter()
-            .filter_map(|(name, &(voluntary, involuntary))| {
-                let (was_voluntary, was_involuntary) = before.get(name).copied().unwrap_or_default();
+            .filter_map(|(name, now)| {
+                let was = before.get(name).copied().unwrap_or_default();
                 let each = |now: u64, was: u64| now.saturating_sub(was) as f64 / count as f64;
-                let (voluntary, involuntary) = (each(voluntary, was_voluntary), each(involuntary, was_involuntary));
-                (voluntary + involuntary >= 0.01).then(|| format!("{name} {voluntary:.2} + {involuntary:.2}"))
+                let (voluntary, involuntary) =
+                    (each(now.voluntary, was.voluntary), each(now.involuntary, was.involuntary));
+                let cpu = each(now.cpu_ns, was.cpu_ns) / 1_000.0;
+                (voluntary + involuntary >= 0.01 || cpu >= 1.0)
+                    .then(|| format!("{name} {voluntary:.2} + {involuntary:.2}, {cpu:.0} µs"))
             })
             .collect();
         by_thread.sort();
         eprintln!(
-            "{backend}, 1 writer: context switches an append, voluntary (the thread blocked, and something woke \
-             it) + involuntary, by thread name: {}",
-            by_thread.join(", ")
+            "{backend}, 1 writer, an append, by thread name: context switches voluntary (the thread blocked, and \
+             something woke it) + involuntary, and CPU time: {} ({:.0} µs an append in all)",
+            by_thread.join(", "),
+            elapsed.as_secs_f64() * 1e6 / count as f64
         );
     }
     rate(count, elapsed)
 }
 
-/// The context switches of this process's threads so far (voluntary, involuntary), summed by
-/// thread name, from `/proc/self/task/*/status`; `None` where there is no such file (not Linux).
-/// Threads that ended are not counted: the stores' threads live as long as the stores.
-fn context_switches() -> Option<std::collections::BTreeMap<String, (u64, u64)>> {
+/// What one thread (or all of one name) did so far, from `/proc/self/task/*/{status,schedstat}`.
+#[derive(Debug, Default, Clone, Copy)]
+struct Switches {
+    voluntary: u64,
+    involuntary: u64,
+    /// Time on a CPU, in ns.
+    cpu_ns: u64,
+}
+
+/// The context switches and CPU time of this process's threads so far, summed by thread name;
+/// `None` where there are no such files (not Linux). Threads that ended are not counted: the
+/// stores' threads live as long as the stores.
+fn context_switches() -> Option<std::collections::BTreeMap<String, Switches>> {
     let mut by_name = std::collections::BTreeMap::new();
     for task in std::fs::read_dir("/proc/self/task").ok()? {
-        let Ok(status) = std::fs::read_to_string(task.ok()?.path().join("status")) else { continue };
+        let path = task.ok()?.path();
+        let Ok(status) = std::fs::read_to_string(path.join("status")) else { continue };
         let mut name = String::new();
-        let mut counts = (0, 0);
+        let mut counts = Switches::default();
         for line in status.lines() {
             let count = |prefix: &str| line.strip_prefix(prefix).and_then(|rest| rest.trim().parse::<u64>().ok());
             if let Some(rest) = line.strip_prefix("Name:") {
                 name = rest.trim().to_string();
             } else if let Some(count) = count("voluntary_ctxt_switches:") {
-                counts.0 = count;
+                counts.voluntary = count;
             } else if let Some(count) = count("nonvoluntary_ctxt_switches:") {
-                counts.1 = count;
+                counts.involuntary = count;
             }
         }
-        let total: &mut (u64, u64) = by_name.entry(name).or_default();
-        total.0 += counts.0;
-        total.1 += counts.1;
+        counts.cpu_ns = std::fs::read_to_string(path.join("schedstat"))
+            .ok()
+            .and_then(|stat| stat.split_whitespace().next().and_then(|ns| ns.parse().ok()))
+            .unwrap_or(0);
+        let total: &mut Switches = by_name.entry(name).or_default();
+        total.voluntary += counts.voluntary;
+        total.involuntary += counts.involuntary;
+        total.cpu_ns += counts.cpu_ns;
     }
     Some(by_name)
 }
@@ -239,6 +258,7 @@ fn pgbench(clients: usize, rows: u64) -> Option<f64> {
     std::fs::write(&script, PGBENCH_SCRIPT).expect("the pgbench script");
     let (single, _) = sizes();
     let length = if single > 1_000 { ["-T", "5"] } else { ["-t", "20"] };
+    let children_before = children_cpu();
     let output = std::process::Command::new("pgbench")
         .args(["-n", "-M", "prepared", "-h", "127.0.0.1", "-p", port, "-U", "herald"])
         .args(length)
@@ -265,7 +285,33 @@ fn pgbench(clients: usize, rows: u64) -> Option<f64> {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|tps| tps.parse::<f64>().ok())
         .expect("pgbench's tps");
+    let transactions = text
+        .lines()
+        .find_map(|line| line.strip_prefix("number of transactions actually processed: "))
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|count| count.trim().parse::<u64>().ok());
+    if let (Some(before), Some(after), Some(transactions)) = (children_before, children_cpu(), transactions) {
+        if clients == 1 && transactions > 0 {
+            eprintln!(
+                "pgbench, 1 client: {tps:.0} transactions/s, {:.0} µs a transaction in all, its CPU {:.0} µs a \
+                 transaction (clock ticks of 10 ms)",
+                1e6 / tps,
+                after.saturating_sub(before) as f64 * 1e4 / transactions as f64
+            );
+        }
+    }
     Some(tps * rows as f64)
+}
+
+/// The CPU time of this process's ended children so far (user and system), in clock ticks of
+/// 10 ms (`/proc/self/stat`'s `cutime` and `cstime`); `None` where there is no such file.
+fn children_cpu() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's name in parentheses; cutime and cstime are the 16th and 17th
+    // of the line, the 14th and 15th after the name.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let tick = |index: usize| fields.get(index).and_then(|field| field.parse::<u64>().ok());
+    Some(tick(13)? + tick(14)?)
 }
 
 fn main() {
