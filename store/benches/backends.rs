@@ -232,7 +232,8 @@ fn measure(
 }
 
 /// The script pgbench runs for each transaction: an append of `:rows` events to the client's
-/// own stream, as the store writes it (`store/src/postgres/writer.rs`), in one pipeline.
+/// own stream, the rows the store writes (`store/src/postgres/writer.rs`, which sends them as one
+/// statement), in one pipeline.
 const PGBENCH_SCRIPT: &str = r#"\startpipeline
 BEGIN;
 UPDATE herald_head SET next_position = next_position + :rows;
@@ -370,9 +371,9 @@ fn main() {
         eprintln!("1 writer, single events: store {one:.0}, {}", show(one, (before.0, after.0)));
         eprintln!("50 writers, 100 events an append: store {fifty:.0}, {}", show(fifty, (before.1, after.1)));
         eprintln!(
-            "round trips a transaction: the store 1 when its writer knows the head and the streams (BEGIN, the \
-             claim of the $all head, the inserts, the heads, the notify and COMMIT, pipelined: docs/adr/0007), \
-             2 when it must read them first (1 more when a flight was refused: the counts above); pgbench's \
+            "round trips a transaction: the store 1 when its writer knows the head and the streams (the claim \
+             of the $all head, the inserts, the heads and the notify in one statement, a transaction of its own: \
+             docs/adr/0007, docs/adr/0009), 2 when it must read them first (1 more when a flight was refused: the counts above); pgbench's \
              script 1; a transaction holds one append with one writer, every append waiting with many"
         );
     }

@@ -10,8 +10,9 @@
 //! sled backend: every request waiting is planned against the committed state and written in
 //! one transaction, so one lock hold and one WAL flush serve many appends. The committed state
 //! is what the writer's own last transaction left (`known`) while the head is still where it
-//! left it, checked by the transaction's first statement, which takes the head lock: one round
-//! trip; else it is read under the head lock first: two (docs/adr/0007). Other processes learn of new events by `LISTEN`/`NOTIFY` (`listener`), with a poll
+//! left it, checked by the head claim, which takes the head lock before anything is written:
+//! one statement, one round trip (docs/adr/0007, docs/adr/0009); else it is read under the
+//! head lock first: two. Other processes learn of new events by `LISTEN`/`NOTIFY` (`listener`), with a poll
 //! of the head as a fallback, which keeps [`EventStore::watch_head`] current for every writer.
 //!
 //! The trait is blocking; the store runs its reads and the listener on a small runtime of its

@@ -7,10 +7,11 @@
 //!
 //! - **One flight**, the common case: the writer knows the `$all` head its own last transaction
 //!   left and the heads of the streams it touched ([`super::known`]), so it plans the batch
-//!   before sending anything and sends, pipelined in one round trip: `BEGIN`, the head claim
-//!   (the head row moved on from the position it believes, which takes the row lock and fails
-//!   the transaction if the head is anywhere else), the events, the stream heads, the commands,
-//!   the notify, `COMMIT`. Any other process's append moves the head, so the claim fails
+//!   before sending anything and sends it as one statement, a transaction of its own, in one
+//!   round trip ([`FLIGHT`]; docs/adr/0009): the head claim (the head row moved on from the
+//!   position it believes, which takes the row lock and fails the statement if the head is
+//!   anywhere else), the events, the stream heads, the commands, the notify; the server answers
+//!   once it has committed. Any other process's append moves the head, so the claim fails
 //!   exactly when the knowledge may be stale; a repeated command id fails the commands insert
 //!   on its primary key, and a "new" stream that has events fails on `UNIQUE (stream, version)`.
 //!   Those three refusals, and nothing else, send the same batch the second way.
@@ -248,6 +249,11 @@ async fn connect(config: &tokio_postgres::Config) -> Result<Session, StoreError>
             // Its error reaches the client as a closed connection, which the writer reports.
             let _ = connection.await;
         });
+        // The one flight is a long statement the server would otherwise plan anew at each
+        // execution (a custom plan for each set of arrays): planned once, it costs no more than
+        // the seven short ones did (docs/adr/0009). A server without the setting (before
+        // PostgreSQL 12) plans as it does; nothing else depends on it.
+        let _ = client.batch_execute("SET plan_cache_mode = force_generic_plan").await;
         let statements = Statements::prepare(&client).await?;
         Ok(Session { client, statements })
     };
@@ -318,7 +324,7 @@ enum Flown {
     NotSent,
 }
 
-/// The batch planned from `known` (the head at `next`) and sent in one pipelined flight.
+/// The batch planned from `known` (the head at `next`) and sent in one flight, one statement.
 async fn one_flight(
     client: &Client,
     statements: &Statements,
@@ -347,47 +353,37 @@ async fn one_flight(
         let written = Written::new(&writes, &heads);
         let (expected, moved_to) = (to_i64(next), to_i64(after));
         let last_text = (after - 1).to_string();
-        let claim: [&(dyn ToSql + Sync); 2] = [&expected, &moved_to];
-        let notify: [&(dyn ToSql + Sync); 2] = [&channel, &last_text];
         let (events, stream_heads, commands) = (written.events(), written.heads(), written.commands());
-        // `biased`: polled, and so sent, in this order, in one flight; the claim comes first, so
-        // nothing is written unless the head row is locked at the position planned from.
-        let sent = tokio::join!(
-            biased;
-            client.batch_execute("BEGIN"),
-            client.execute(&statements.claim_head, &claim),
-            client.execute(&statements.insert_events, &events),
-            client.execute(&statements.upsert_heads, &stream_heads),
-            client.execute(&statements.insert_commands, &commands),
-            client.execute(&statements.notify, &notify),
-            // After a failed statement COMMIT answers ROLLBACK without an error.
-            client.batch_execute("COMMIT"),
-        );
-        let failed = [sent.1, sent.2, sent.3, sent.4, sent.5].into_iter().find_map(Result::err);
-        (sent.0.err().or(failed), sent.6)
+        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::with_capacity(26);
+        params.extend([&expected as &(dyn ToSql + Sync), &moved_to]);
+        params.extend(events);
+        params.extend(stream_heads);
+        params.extend(commands);
+        params.extend([&channel as &(dyn ToSql + Sync), &last_text]);
+        // One statement, so one transaction of its own, committed (and flushed) before the
+        // server answers, in one message each way (docs/adr/0009).
+        client.execute(&statements.flight, &params).await
     };
     match flight {
-        (None, Ok(())) => {
+        Ok(1) => {
             known.advance(&heads, after);
             let results = planning::resolve(outcomes, Ok(()), Vec::new());
             Ok(Flown::Committed((results, Some(after - 1))))
         }
-        (Some(error), committed) if refused(&error) => {
-            // The transaction failed, so nothing of it is recorded, whatever became of COMMIT.
-            committed.map_err(backend)?;
+        Err(error) if refused(&error) => {
+            // The statement failed, so nothing of it is recorded.
             known::restore(requests, outcomes);
             Ok(Flown::Refused)
         }
-        (failed, committed) => {
-            // A connection lost here may have lost it after the COMMIT was applied: never an
-            // acknowledgement, and the answer says how to learn the outcome.
-            let error = failed.or(committed.err()).map(backend);
-            Err(error.map_or_else(|| StoreError::Backend("append transaction failed".into()), failed_append))
-        }
+        // A connection lost here may have lost it after the commit was applied: never an
+        // acknowledgement, and the answer says how to learn the outcome.
+        Err(error) => Err(failed_append(backend(error))),
+        // No head row to claim, so nothing was written.
+        Ok(_) => Err(StoreError::Backend("append transaction failed: the $all head row is missing".into())),
     }
 }
 
-/// Whether a one-flight transaction failed on one of the refusals that mean "plan again from
+/// Whether the one flight failed on one of the refusals that mean "plan again from
 /// what is committed": the head claim found the head elsewhere (its `CASE` sets -1, which the
 /// table's `CHECK (next_position >= 0)` refuses), or a unique key of the events or commands
 /// (a "new" stream with events, a command id committed before). Anything else is an error.
@@ -642,7 +638,7 @@ impl<'a> Written<'a> {
 /// The writer's statements, prepared once per connection ([`Session`]).
 struct Statements {
     lock_head: tokio_postgres::Statement,
-    claim_head: tokio_postgres::Statement,
+    flight: tokio_postgres::Statement,
     commands: tokio_postgres::Statement,
     heads: tokio_postgres::Statement,
     insert_events: tokio_postgres::Statement,
@@ -658,14 +654,7 @@ impl Statements {
         let prepare = |sql: &'static str| async move { client.prepare(sql).await.map_err(backend) };
         Ok(Self {
             lock_head: prepare("SELECT next_position FROM herald_head FOR UPDATE").await?,
-            // The one flight's claim: moves the head on from `$1` to `$2` if it is at `$1`, and
-            // otherwise sets it to -1, which `CHECK (next_position >= 0)` refuses (`refused`).
-            // An UPDATE waits for another transaction holding the row and then judges the row as
-            // that one left it (READ COMMITTED), so a head moved meanwhile is seen.
-            claim_head: prepare(
-                "UPDATE herald_head SET next_position = CASE WHEN next_position = $1::int8 THEN $2::int8 ELSE -1 END",
-            )
-            .await?,
+            flight: prepare(FLIGHT).await?,
             commands: prepare(concat!(
                 "SELECT ",
                 command_columns!(),
@@ -707,3 +696,34 @@ impl Statements {
         })
     }
 }
+
+/// The one flight (docs/adr/0007, docs/adr/0009) as one statement: the head claim, the events,
+/// the stream heads, the commands and the notify. Outside `BEGIN` it is a transaction of its
+/// own, committed before the server answers.
+///
+/// The claim moves the head on from `$1` to `$2` if it is at `$1`, and otherwise sets it to -1,
+/// which `CHECK (next_position >= 0)` refuses (`refused`). An UPDATE waits for another
+/// transaction holding the row and then judges the row as that one left it (READ COMMITTED), so
+/// a head moved meanwhile is seen. Every insert, and the notify, reads the claim's row, so the
+/// claim has taken the head row's lock (and passed its check) before any row is written: the
+/// positions are written under the lock, as in docs/adr/0001, and no insert waits on another
+/// writer's rows while that writer waits for this one's head lock.
+const FLIGHT: &str = "WITH claimed AS (\
+    UPDATE herald_head SET next_position = CASE WHEN next_position = $1::int8 THEN $2::int8 ELSE -1 END \
+    RETURNING next_position), \
+  events AS (INSERT INTO herald_events (position, stream, version, id, event_type, schema, recorded_at, \
+    recorded_nanos, actor, command_id, correlation_id, causation_id, rules, data) \
+    SELECT e.position, e.stream, e.version, e.id, e.event_type, e.schema, e.recorded_at, e.recorded_nanos, e.actor, \
+    e.command_id, e.correlation_id, e.causation_id, e.rules, e.data::json \
+    FROM claimed, UNNEST($3::int8[], $4::text[], $5::int8[], $6::uuid[], $7::text[], $8::int8[], \
+    $9::timestamptz[], $10::int4[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], \
+    $16::text[]) AS e(position, stream, version, id, event_type, schema, recorded_at, recorded_nanos, \
+    actor, command_id, correlation_id, causation_id, rules, data)), \
+  heads AS (INSERT INTO herald_streams (stream, version) SELECT h.stream, h.version \
+    FROM claimed, UNNEST($17::text[], $18::int8[]) AS h(stream, version) \
+    ON CONFLICT (stream) DO UPDATE SET version = EXCLUDED.version), \
+  commands AS (INSERT INTO herald_commands (command_id, stream, command, first_version, last_version, \
+    first_position) SELECT c.command_id, c.stream, c.command::json, c.first_version, c.last_version, \
+    c.first_position FROM claimed, UNNEST($19::text[], $20::text[], $21::text[], $22::int8[], $23::int8[], \
+    $24::int8[]) AS c(command_id, stream, command, first_version, last_version, first_position)) \
+  SELECT pg_notify($25, $26) FROM claimed";
