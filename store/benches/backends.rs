@@ -67,13 +67,77 @@ fn rate(events: u64, elapsed: Duration) -> f64 {
 }
 
 /// One writer appending single events, each a durable commit.
-fn one_writer(store: &dyn EventStore, count: u64) -> f64 {
+fn one_writer(backend: &str, store: &dyn EventStore, count: u64) -> f64 {
     let stream = format!("battle-{}", uuid::Uuid::now_v7());
+    let switched = context_switches();
     let started = Instant::now();
     for _ in 0..count {
         append(store, &stream, 1);
     }
-    rate(count, started.elapsed())
+    let elapsed = started.elapsed();
+    if let (Some(before), Some(after)) = (switched, context_switches()) {
+        let mut by_thread: Vec<String> = after
+            .iter()
+            .filter_map(|(name, now)| {
+                let was = before.get(name).copied().unwrap_or_default();
+                let each = |now: u64, was: u64| now.saturating_sub(was) as f64 / count as f64;
+                let (voluntary, involuntary) =
+                    (each(now.voluntary, was.voluntary), each(now.involuntary, was.involuntary));
+                let cpu = each(now.cpu_ns, was.cpu_ns) / 1_000.0;
+                (voluntary + involuntary >= 0.01 || cpu >= 1.0)
+                    .then(|| format!("{name} {voluntary:.2} + {involuntary:.2}, {cpu:.0} µs"))
+            })
+            .collect();
+        by_thread.sort();
+        eprintln!(
+            "{backend}, 1 writer, an append, by thread name: context switches voluntary (the thread blocked, and \
+             something woke it) + involuntary, and CPU time: {} ({:.0} µs an append in all)",
+            by_thread.join(", "),
+            elapsed.as_secs_f64() * 1e6 / count as f64
+        );
+    }
+    rate(count, elapsed)
+}
+
+/// What one thread (or all of one name) did so far, from `/proc/self/task/*/{status,schedstat}`.
+#[derive(Debug, Default, Clone, Copy)]
+struct Switches {
+    voluntary: u64,
+    involuntary: u64,
+    /// Time on a CPU, in ns.
+    cpu_ns: u64,
+}
+
+/// The context switches and CPU time of this process's threads so far, summed by thread name;
+/// `None` where there are no such files (not Linux). Threads that ended are not counted: the
+/// stores' threads live as long as the stores.
+fn context_switches() -> Option<std::collections::BTreeMap<String, Switches>> {
+    let mut by_name = std::collections::BTreeMap::new();
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let path = task.ok()?.path();
+        let Ok(status) = std::fs::read_to_string(path.join("status")) else { continue };
+        let mut name = String::new();
+        let mut counts = Switches::default();
+        for line in status.lines() {
+            let count = |prefix: &str| line.strip_prefix(prefix).and_then(|rest| rest.trim().parse::<u64>().ok());
+            if let Some(rest) = line.strip_prefix("Name:") {
+                name = rest.trim().to_string();
+            } else if let Some(count) = count("voluntary_ctxt_switches:") {
+                counts.voluntary = count;
+            } else if let Some(count) = count("nonvoluntary_ctxt_switches:") {
+                counts.involuntary = count;
+            }
+        }
+        counts.cpu_ns = std::fs::read_to_string(path.join("schedstat"))
+            .ok()
+            .and_then(|stat| stat.split_whitespace().next().and_then(|ns| ns.parse().ok()))
+            .unwrap_or(0);
+        let total: &mut Switches = by_name.entry(name).or_default();
+        total.voluntary += counts.voluntary;
+        total.involuntary += counts.involuntary;
+        total.cpu_ns += counts.cpu_ns;
+    }
+    Some(by_name)
 }
 
 /// [`WRITERS`] threads spread over `stores`, each appending `batches` batches of [`BATCH`] to a
@@ -157,7 +221,7 @@ fn measure(
     after: &dyn Fn(&str),
 ) -> Row {
     let (single, batches) = sizes();
-    let one = one_writer(stores[0].as_ref(), single);
+    let one = one_writer(backend, stores[0].as_ref(), single);
     after("1 writer");
     let fifty = many_writers(stores, batches);
     after("50 writers");
@@ -168,7 +232,8 @@ fn measure(
 }
 
 /// The script pgbench runs for each transaction: an append of `:rows` events to the client's
-/// own stream, as the store writes it (`store/src/postgres/writer.rs`), in one pipeline.
+/// own stream, the rows the store writes (`store/src/postgres/writer.rs`, which sends them as one
+/// statement), in one pipeline.
 const PGBENCH_SCRIPT: &str = r#"\startpipeline
 BEGIN;
 UPDATE herald_head SET next_position = next_position + :rows;
@@ -194,6 +259,7 @@ fn pgbench(clients: usize, rows: u64) -> Option<f64> {
     std::fs::write(&script, PGBENCH_SCRIPT).expect("the pgbench script");
     let (single, _) = sizes();
     let length = if single > 1_000 { ["-T", "5"] } else { ["-t", "20"] };
+    let children_before = children_cpu();
     let output = std::process::Command::new("pgbench")
         .args(["-n", "-M", "prepared", "-h", "127.0.0.1", "-p", port, "-U", "herald"])
         .args(length)
@@ -220,7 +286,33 @@ fn pgbench(clients: usize, rows: u64) -> Option<f64> {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|tps| tps.parse::<f64>().ok())
         .expect("pgbench's tps");
+    let transactions = text
+        .lines()
+        .find_map(|line| line.strip_prefix("number of transactions actually processed: "))
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|count| count.trim().parse::<u64>().ok());
+    if let (Some(before), Some(after), Some(transactions)) = (children_before, children_cpu(), transactions) {
+        if clients == 1 && transactions > 0 {
+            eprintln!(
+                "pgbench, 1 client: {tps:.0} transactions/s, {:.0} µs a transaction in all, its CPU {:.0} µs a \
+                 transaction (clock ticks of 10 ms)",
+                1e6 / tps,
+                after.saturating_sub(before) as f64 * 1e4 / transactions as f64
+            );
+        }
+    }
     Some(tps * rows as f64)
+}
+
+/// The CPU time of this process's ended children so far (user and system), in clock ticks of
+/// 10 ms (`/proc/self/stat`'s `cutime` and `cstime`); `None` where there is no such file.
+fn children_cpu() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's name in parentheses; cutime and cstime are the 16th and 17th
+    // of the line, the 14th and 15th after the name.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let tick = |index: usize| fields.get(index).and_then(|field| field.parse::<u64>().ok());
+    Some(tick(13)? + tick(14)?)
 }
 
 fn main() {
@@ -279,9 +371,9 @@ fn main() {
         eprintln!("1 writer, single events: store {one:.0}, {}", show(one, (before.0, after.0)));
         eprintln!("50 writers, 100 events an append: store {fifty:.0}, {}", show(fifty, (before.1, after.1)));
         eprintln!(
-            "round trips a transaction: the store 1 when its writer knows the head and the streams (BEGIN, the \
-             claim of the $all head, the inserts, the heads, the notify and COMMIT, pipelined: docs/adr/0007), \
-             2 when it must read them first (1 more when a flight was refused: the counts above); pgbench's \
+            "round trips a transaction: the store 1 when its writer knows the head and the streams (the claim \
+             of the $all head, the inserts, the heads and the notify in one statement, a transaction of its own: \
+             docs/adr/0007, docs/adr/0009), 2 when it must read them first (1 more when a flight was refused: the counts above); pgbench's \
              script 1; a transaction holds one append with one writer, every append waiting with many"
         );
     }

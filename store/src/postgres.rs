@@ -6,17 +6,20 @@
 //! transactions that write events commit one after another in position order, and no reader can
 //! see a position before every lower one is committed (docs/adr/0001-postgres-all-ordering.md).
 //!
-//! Within a process, appends go through one writer task with group commit (`writer`), like the
+//! Within a process, appends go through one writer with group commit (`writer`), like the
 //! sled backend: every request waiting is planned against the committed state and written in
 //! one transaction, so one lock hold and one WAL flush serve many appends. The committed state
 //! is what the writer's own last transaction left (`known`) while the head is still where it
-//! left it, checked by the transaction's first statement, which takes the head lock: one round
-//! trip; else it is read under the head lock first: two (docs/adr/0007). Other processes learn of new events by `LISTEN`/`NOTIFY` (`listener`), with a poll
+//! left it, checked by the head claim, which takes the head lock before anything is written:
+//! one statement, one round trip (docs/adr/0007, docs/adr/0009); else it is read under the
+//! head lock first: two. Other processes learn of new events by `LISTEN`/`NOTIFY` (`listener`), with a poll
 //! of the head as a fallback, which keeps [`EventStore::watch_head`] current for every writer.
 //!
-//! The trait is blocking; the store runs tokio-postgres on a small runtime of its own and waits
-//! for each call's result on the caller's thread (`bridge`), so it may be called from any
-//! thread, including an async executor's (as sled's reads are).
+//! The trait is blocking; the store runs its reads and the listener on a small runtime of its
+//! own and waits for each call's result on the caller's thread (`bridge`), so it may be called
+//! from any thread, including an async executor's (as sled's reads are). The writer is a thread
+//! of its own with a connection of its own, whose IO it drives itself, so an append's round trip
+//! wakes no thread but the caller's and the writer's (docs/adr/0009).
 
 mod bridge;
 mod errors;
@@ -50,7 +53,8 @@ pub struct PostgresOptions {
     /// (`public`): several logs in one database, one per schema. Lowercase letters, digits and
     /// `_` only.
     pub schema: Option<String>,
-    /// Most connections the store opens for reads and appends (the listener has its own).
+    /// Most connections the store opens for reads (the writer and the listener have one each
+    /// of their own).
     pub pool_size: usize,
     /// Whether to apply pending schema migrations when connecting; without it a database that
     /// is not at this build's schema version is refused (run `herald migrate` first).
@@ -145,17 +149,11 @@ impl PostgresStore {
         };
         let head = Arc::new(watch::channel(head).0);
         let health = Arc::new(health::Health::default());
+        let commits = crate::CommitObservers::default();
+        let writer =
+            writer::Handle::spawn(config.clone(), channel.clone(), head.clone(), commits.clone(), health.clone())?;
         let listener =
             runtime.spawn(listener::run(config, pool.clone(), channel.clone(), head.clone(), health.clone()))?;
-        let commits = crate::CommitObservers::default();
-        let writer = writer::Handle::spawn(
-            &runtime,
-            pool.clone(),
-            channel.clone(),
-            head.clone(),
-            commits.clone(),
-            health.clone(),
-        )?;
         Ok(Self { pool, runtime, writer: Some(writer), head, listener, applied, health, commits, channel })
     }
 

@@ -1,14 +1,17 @@
-//! The writer task: group commit of every pending append in one transaction under the head lock.
+//! The writer: group commit of every pending append in one transaction under the head lock.
 //!
-//! One task per store takes every request waiting and commits them in one transaction, one WAL
-//! flush for the whole batch, in one of two ways (docs/adr/0007-postgres-one-flight-append.md):
+//! One thread per store, with a connection of its own whose IO it drives on a current-thread
+//! runtime, so a round trip wakes no other thread (docs/adr/0009-postgres-writer-thread.md),
+//! takes every request waiting and commits them in one transaction, one WAL flush for the whole
+//! batch, in one of two ways (docs/adr/0007-postgres-one-flight-append.md):
 //!
 //! - **One flight**, the common case: the writer knows the `$all` head its own last transaction
 //!   left and the heads of the streams it touched ([`super::known`]), so it plans the batch
-//!   before sending anything and sends, pipelined in one round trip: `BEGIN`, the head claim
-//!   (the head row moved on from the position it believes, which takes the row lock and fails
-//!   the transaction if the head is anywhere else), the events, the stream heads, the commands,
-//!   the notify, `COMMIT`. Any other process's append moves the head, so the claim fails
+//!   before sending anything and sends it as one statement, a transaction of its own, in one
+//!   round trip ([`FLIGHT`]; docs/adr/0009): the head claim (the head row moved on from the
+//!   position it believes, which takes the row lock and fails the statement if the head is
+//!   anywhere else), the events, the stream heads, the commands, the notify; the server answers
+//!   once it has committed. Any other process's append moves the head, so the claim fails
 //!   exactly when the knowledge may be stale; a repeated command id fails the commands insert
 //!   on its primary key, and a "new" stream that has events fails on `UNIQUE (stream, version)`.
 //!   Those three refusals, and nothing else, send the same batch the second way.
@@ -27,15 +30,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use deadpool_postgres::{Object, Pool};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, NoTls};
 
 use super::known::{self, Known};
 use super::plan::Committed;
 use super::rows::{self, command_columns, event_columns};
-use super::{backend, bridge::Runtime, pool_error, to_i64};
+use super::{backend, to_i64};
 use crate::plan::{self as planning, Outcome, Planner};
 use crate::{AppendRequest, AppendResult, RecordedEvent, StoreError};
 
@@ -45,6 +48,9 @@ const MAX_REQUESTS: usize = 1024;
 const MAX_EVENTS: usize = 16 * 1024;
 /// How long dropping the store waits for the writer to answer what is queued.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
+/// How long the writer tries to (re)connect before it answers the batch that the database
+/// cannot be reached (what the connection pool allowed before the writer had its own).
+const CONNECT_WAIT: Duration = Duration::from_secs(10);
 
 /// A oneshot, as in the sled writer: the waiting caller parks at once instead of spinning.
 type Reply = oneshot::Sender<Result<AppendResult, StoreError>>;
@@ -77,29 +83,39 @@ struct Paths {
 
 /// The store's end of the writer: its queue, and a signal that it has finished.
 pub(crate) struct Handle {
-    queue: Option<mpsc::UnboundedSender<Job>>,
+    queue: Option<crossbeam_channel::Sender<Job>>,
     finished: crossbeam_channel::Receiver<()>,
     paths: Arc<Paths>,
 }
 
 impl Handle {
-    /// Start the writer on `runtime`.
+    /// Start the writer on a thread of its own, connecting with `config` (docs/adr/0009).
     pub(crate) fn spawn(
-        runtime: &Runtime,
-        pool: Pool,
+        config: tokio_postgres::Config,
         channel: String,
         head: Arc<watch::Sender<Option<u64>>>,
         commits: crate::CommitObservers,
         health: Arc<super::health::Health>,
     ) -> Result<Self, StoreError> {
-        let (queue, jobs) = mpsc::unbounded_channel();
+        // One thread drives everything an append does: its own connection's IO (the connection
+        // task runs on this runtime, polled only while the writer blocks on it), the writer's
+        // plan and its replies. A round trip wakes no other thread.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|error| StoreError::Backend(format!("cannot start the postgres writer's runtime: {error}")))?;
+        let (queue, jobs) = crossbeam_channel::unbounded();
         let (finish, finished) = crossbeam_channel::bounded(1);
         let paths = Arc::new(Paths::default());
         let counted = paths.clone();
-        runtime.spawn(async move {
-            run(pool, channel, head, commits, health, counted, jobs).await;
-            let _ = finish.send(());
-        })?;
+        let writer = Writer { runtime, config, channel, head, commits, health, paths: counted, session: None };
+        std::thread::Builder::new()
+            .name("herald-pg-writer".into())
+            .spawn(move || {
+                writer.run(jobs);
+                let _ = finish.send(());
+            })
+            .map_err(|error| StoreError::Backend(format!("cannot start the postgres writer: {error}")))?;
         Ok(Self { queue: Some(queue), finished, paths })
     }
 
@@ -151,55 +167,101 @@ impl Handle {
     }
 }
 
-async fn run(
-    pool: Pool,
+/// The writer's connection and its statements, prepared once per connection.
+struct Session {
+    client: Client,
+    statements: Statements,
+}
+
+/// Everything the writer thread owns.
+struct Writer {
+    /// A current-thread runtime: the writer's thread blocks on it for each group commit, and
+    /// the connection's task runs on it then.
+    runtime: tokio::runtime::Runtime,
+    config: tokio_postgres::Config,
     channel: String,
     head: Arc<watch::Sender<Option<u64>>>,
     commits: crate::CommitObservers,
     health: Arc<super::health::Health>,
     paths: Arc<Paths>,
-    mut jobs: mpsc::UnboundedReceiver<Job>,
-) {
-    let mut known = Known::default();
-    while let Some(first) = jobs.recv().await {
-        let mut events = first.request.events.len();
-        let mut batch = vec![first];
-        while batch.len() < MAX_REQUESTS && events < MAX_EVENTS {
-            match jobs.try_recv() {
-                Ok(job) => {
-                    events += job.request.events.len();
-                    batch.push(job);
+    /// The connection, while it holds; `None` before the first batch and after a failure
+    /// that lost it (the next batch connects anew).
+    session: Option<Session>,
+}
+
+impl Writer {
+    /// Take every job waiting as one batch, commit it, answer it; until the queue is closed
+    /// and empty.
+    fn run(mut self, jobs: crossbeam_channel::Receiver<Job>) {
+        let mut known = Known::default();
+        while let Ok(first) = jobs.recv() {
+            let mut events = first.request.events.len();
+            let mut batch = vec![first];
+            while batch.len() < MAX_REQUESTS && events < MAX_EVENTS {
+                match jobs.try_recv() {
+                    Ok(job) => {
+                        events += job.request.events.len();
+                        batch.push(job);
+                    }
+                    Err(_) => break,
                 }
-                Err(_) => break,
+            }
+            let (mut requests, replies): (Vec<AppendRequest>, Vec<Reply>) =
+                batch.into_iter().map(|job| (job.request, job.reply)).unzip();
+            let started = std::time::Instant::now();
+            // While the database is away the batch is answered with why at once, until the
+            // backoff says to try again (`health`); the writer then connects anew.
+            let committed = match self.health.gate() {
+                Ok(()) => {
+                    // The last position this process heard of: past what `known` left means
+                    // another process appended since.
+                    let heard = *self.head.borrow();
+                    let Self { runtime, config, channel, paths, session, .. } = &mut self;
+                    runtime.block_on(commit(session, config, channel, &mut requests, &mut known, heard, paths))
+                }
+                Err(away) => Err(away),
+            };
+            self.health.note(&committed);
+            let (results, last) = match committed {
+                Ok(done) => done,
+                Err(error) => (requests.iter().map(|_| Err(error.clone())).collect(), None),
+            };
+            if last.is_some() {
+                self.commits.report(crate::GroupCommit { duration: started.elapsed(), appends: requests.len() });
+                super::listener::publish(&self.head, last);
+            }
+            for (reply, result) in replies.into_iter().zip(results) {
+                // The caller may have gone away; its append is committed all the same.
+                let _ = reply.send(result);
             }
         }
-        let (mut requests, replies): (Vec<AppendRequest>, Vec<Reply>) =
-            batch.into_iter().map(|job| (job.request, job.reply)).unzip();
-        let started = std::time::Instant::now();
-        // While the database is away the batch is answered with why at once, until the backoff
-        // says to try again (`health`); the pool then connects anew.
-        let committed = match health.gate() {
-            Ok(()) => {
-                // The last position this process heard of: past what `known` left means another
-                // process appended since.
-                let heard = *head.borrow();
-                commit(&pool, &channel, &mut requests, &mut known, heard, &paths).await
-            }
-            Err(away) => Err(away),
-        };
-        health.note(&committed);
-        let (results, last) = match committed {
-            Ok(done) => done,
-            Err(error) => (requests.iter().map(|_| Err(error.clone())).collect(), None),
-        };
-        if last.is_some() {
-            commits.report(crate::GroupCommit { duration: started.elapsed(), appends: requests.len() });
-            super::listener::publish(&head, last);
-        }
-        for (reply, result) in replies.into_iter().zip(results) {
-            // The caller may have gone away; its append is committed all the same.
-            let _ = reply.send(result);
-        }
+        // Lets the connection's task send its goodbye before the runtime goes.
+        drop(self.session.take());
+        self.runtime.block_on(tokio::task::yield_now());
+    }
+}
+
+/// A new connection for the writer, its task spawned on the writer's runtime.
+async fn connect(config: &tokio_postgres::Config) -> Result<Session, StoreError> {
+    let connecting = async {
+        let (client, connection) = config.connect(NoTls).await.map_err(backend)?;
+        tokio::spawn(async move {
+            // Its error reaches the client as a closed connection, which the writer reports.
+            let _ = connection.await;
+        });
+        // The one flight is a long statement the server would otherwise plan anew at each
+        // execution (a custom plan for each set of arrays): planned once, it costs no more than
+        // the seven short ones did (docs/adr/0009). A server without the setting (before
+        // PostgreSQL 12) plans as it does; nothing else depends on it.
+        let _ = client.batch_execute("SET plan_cache_mode = force_generic_plan").await;
+        let statements = Statements::prepare(&client).await?;
+        Ok(Session { client, statements })
+    };
+    match tokio::time::timeout(CONNECT_WAIT, connecting).await {
+        Ok(session) => session,
+        Err(_) => Err(StoreError::Unavailable(format!(
+            "the database cannot be reached (no connection within {CONNECT_WAIT:?})"
+        ))),
     }
 }
 
@@ -208,21 +270,25 @@ type Committing = (Vec<Result<AppendResult, StoreError>>, Option<u64>);
 
 /// One transaction for the batch: one flight when `known` allows, else (or when that flight is
 /// refused) two. On any error the writer forgets what it knew and the connection is rolled back
-/// (or dropped), so the pool never hands out a connection inside a transaction.
+/// (or dropped, and the next batch connects anew), so no batch starts inside a transaction.
 async fn commit(
-    pool: &Pool,
+    session: &mut Option<Session>,
+    config: &tokio_postgres::Config,
     channel: &str,
     requests: &mut [AppendRequest],
     known: &mut Known,
     heard: Option<u64>,
     paths: &Paths,
 ) -> Result<Committing, StoreError> {
-    let client = pool.get().await.map_err(pool_error)?;
+    let live = match session.take() {
+        Some(live) if !live.client.is_closed() => live,
+        _ => connect(config).await?,
+    };
+    let Session { client, statements } = session.insert(live);
     let result = async {
-        let statements = Statements::prepare(&client).await?;
         let mut counter = &paths.two_flights;
         if let Some(next) = known.fast_next(requests, heard) {
-            match one_flight(&client, &statements, channel, requests, next, known).await? {
+            match one_flight(client, statements, channel, requests, next, known).await? {
                 Flown::Committed(done) => {
                     paths.one_flight.fetch_add(1, Ordering::Relaxed);
                     return Ok(done);
@@ -231,7 +297,7 @@ async fn commit(
                 Flown::NotSent => {}
             }
         }
-        let done = transaction(&client, &statements, channel, requests, known).await?;
+        let done = transaction(client, statements, channel, requests, known).await?;
         counter.fetch_add(1, Ordering::Relaxed);
         Ok(done)
     }
@@ -239,7 +305,7 @@ async fn commit(
     if result.is_err() {
         known.forget();
         if client.batch_execute("ROLLBACK").await.is_err() {
-            drop(Object::take(client));
+            *session = None;
         }
     }
     result
@@ -258,9 +324,9 @@ enum Flown {
     NotSent,
 }
 
-/// The batch planned from `known` (the head at `next`) and sent in one pipelined flight.
+/// The batch planned from `known` (the head at `next`) and sent in one flight, one statement.
 async fn one_flight(
-    client: &Object,
+    client: &Client,
     statements: &Statements,
     channel: &str,
     requests: &mut [AppendRequest],
@@ -287,47 +353,37 @@ async fn one_flight(
         let written = Written::new(&writes, &heads);
         let (expected, moved_to) = (to_i64(next), to_i64(after));
         let last_text = (after - 1).to_string();
-        let claim: [&(dyn ToSql + Sync); 2] = [&expected, &moved_to];
-        let notify: [&(dyn ToSql + Sync); 2] = [&channel, &last_text];
         let (events, stream_heads, commands) = (written.events(), written.heads(), written.commands());
-        // `biased`: polled, and so sent, in this order, in one flight; the claim comes first, so
-        // nothing is written unless the head row is locked at the position planned from.
-        let sent = tokio::join!(
-            biased;
-            client.batch_execute("BEGIN"),
-            client.execute(&statements.claim_head, &claim),
-            client.execute(&statements.insert_events, &events),
-            client.execute(&statements.upsert_heads, &stream_heads),
-            client.execute(&statements.insert_commands, &commands),
-            client.execute(&statements.notify, &notify),
-            // After a failed statement COMMIT answers ROLLBACK without an error.
-            client.batch_execute("COMMIT"),
-        );
-        let failed = [sent.1, sent.2, sent.3, sent.4, sent.5].into_iter().find_map(Result::err);
-        (sent.0.err().or(failed), sent.6)
+        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::with_capacity(26);
+        params.extend([&expected as &(dyn ToSql + Sync), &moved_to]);
+        params.extend(events);
+        params.extend(stream_heads);
+        params.extend(commands);
+        params.extend([&channel as &(dyn ToSql + Sync), &last_text]);
+        // One statement, so one transaction of its own, committed (and flushed) before the
+        // server answers, in one message each way (docs/adr/0009).
+        client.execute(&statements.flight, &params).await
     };
     match flight {
-        (None, Ok(())) => {
+        Ok(1) => {
             known.advance(&heads, after);
             let results = planning::resolve(outcomes, Ok(()), Vec::new());
             Ok(Flown::Committed((results, Some(after - 1))))
         }
-        (Some(error), committed) if refused(&error) => {
-            // The transaction failed, so nothing of it is recorded, whatever became of COMMIT.
-            committed.map_err(backend)?;
+        Err(error) if refused(&error) => {
+            // The statement failed, so nothing of it is recorded.
             known::restore(requests, outcomes);
             Ok(Flown::Refused)
         }
-        (failed, committed) => {
-            // A connection lost here may have lost it after the COMMIT was applied: never an
-            // acknowledgement, and the answer says how to learn the outcome.
-            let error = failed.or(committed.err()).map(backend);
-            Err(error.map_or_else(|| StoreError::Backend("append transaction failed".into()), failed_append))
-        }
+        // A connection lost here may have lost it after the commit was applied: never an
+        // acknowledgement, and the answer says how to learn the outcome.
+        Err(error) => Err(failed_append(backend(error))),
+        // No head row to claim, so nothing was written.
+        Ok(_) => Err(StoreError::Backend("append transaction failed: the $all head row is missing".into())),
     }
 }
 
-/// Whether a one-flight transaction failed on one of the refusals that mean "plan again from
+/// Whether the one flight failed on one of the refusals that mean "plan again from
 /// what is committed": the head claim found the head elsewhere (its `CASE` sets -1, which the
 /// table's `CHECK (next_position >= 0)` refuses), or a unique key of the events or commands
 /// (a "new" stream with events, a command id committed before). Anything else is an error.
@@ -349,7 +405,7 @@ fn failed_append(error: StoreError) -> StoreError {
 
 /// The two-flight transaction: the committed state read under the head lock, then the writes.
 async fn transaction(
-    client: &Object,
+    client: &Client,
     statements: &Statements,
     channel: &str,
     requests: &mut [AppendRequest],
@@ -579,10 +635,10 @@ impl<'a> Written<'a> {
     }
 }
 
-/// The writer's statements, prepared once per connection.
+/// The writer's statements, prepared once per connection ([`Session`]).
 struct Statements {
     lock_head: tokio_postgres::Statement,
-    claim_head: tokio_postgres::Statement,
+    flight: tokio_postgres::Statement,
     commands: tokio_postgres::Statement,
     heads: tokio_postgres::Statement,
     insert_events: tokio_postgres::Statement,
@@ -594,18 +650,11 @@ struct Statements {
 }
 
 impl Statements {
-    async fn prepare(client: &Object) -> Result<Self, StoreError> {
-        let prepare = |sql: &'static str| async move { client.prepare_cached(sql).await.map_err(backend) };
+    async fn prepare(client: &Client) -> Result<Self, StoreError> {
+        let prepare = |sql: &'static str| async move { client.prepare(sql).await.map_err(backend) };
         Ok(Self {
             lock_head: prepare("SELECT next_position FROM herald_head FOR UPDATE").await?,
-            // The one flight's claim: moves the head on from `$1` to `$2` if it is at `$1`, and
-            // otherwise sets it to -1, which `CHECK (next_position >= 0)` refuses (`refused`).
-            // An UPDATE waits for another transaction holding the row and then judges the row as
-            // that one left it (READ COMMITTED), so a head moved meanwhile is seen.
-            claim_head: prepare(
-                "UPDATE herald_head SET next_position = CASE WHEN next_position = $1::int8 THEN $2::int8 ELSE -1 END",
-            )
-            .await?,
+            flight: prepare(FLIGHT).await?,
             commands: prepare(concat!(
                 "SELECT ",
                 command_columns!(),
@@ -647,3 +696,34 @@ impl Statements {
         })
     }
 }
+
+/// The one flight (docs/adr/0007, docs/adr/0009) as one statement: the head claim, the events,
+/// the stream heads, the commands and the notify. Outside `BEGIN` it is a transaction of its
+/// own, committed before the server answers.
+///
+/// The claim moves the head on from `$1` to `$2` if it is at `$1`, and otherwise sets it to -1,
+/// which `CHECK (next_position >= 0)` refuses (`refused`). An UPDATE waits for another
+/// transaction holding the row and then judges the row as that one left it (READ COMMITTED), so
+/// a head moved meanwhile is seen. Every insert, and the notify, reads the claim's row, so the
+/// claim has taken the head row's lock (and passed its check) before any row is written: the
+/// positions are written under the lock, as in docs/adr/0001, and no insert waits on another
+/// writer's rows while that writer waits for this one's head lock.
+const FLIGHT: &str = "WITH claimed AS (\
+    UPDATE herald_head SET next_position = CASE WHEN next_position = $1::int8 THEN $2::int8 ELSE -1 END \
+    RETURNING next_position), \
+  events AS (INSERT INTO herald_events (position, stream, version, id, event_type, schema, recorded_at, \
+    recorded_nanos, actor, command_id, correlation_id, causation_id, rules, data) \
+    SELECT e.position, e.stream, e.version, e.id, e.event_type, e.schema, e.recorded_at, e.recorded_nanos, e.actor, \
+    e.command_id, e.correlation_id, e.causation_id, e.rules, e.data::json \
+    FROM claimed, UNNEST($3::int8[], $4::text[], $5::int8[], $6::uuid[], $7::text[], $8::int8[], \
+    $9::timestamptz[], $10::int4[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], \
+    $16::text[]) AS e(position, stream, version, id, event_type, schema, recorded_at, recorded_nanos, \
+    actor, command_id, correlation_id, causation_id, rules, data)), \
+  heads AS (INSERT INTO herald_streams (stream, version) SELECT h.stream, h.version \
+    FROM claimed, UNNEST($17::text[], $18::int8[]) AS h(stream, version) \
+    ON CONFLICT (stream) DO UPDATE SET version = EXCLUDED.version), \
+  commands AS (INSERT INTO herald_commands (command_id, stream, command, first_version, last_version, \
+    first_position) SELECT c.command_id, c.stream, c.command::json, c.first_version, c.last_version, \
+    c.first_position FROM claimed, UNNEST($19::text[], $20::text[], $21::text[], $22::int8[], $23::int8[], \
+    $24::int8[]) AS c(command_id, stream, command, first_version, last_version, first_position)) \
+  SELECT pg_notify($25, $26) FROM claimed";
