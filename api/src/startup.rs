@@ -285,15 +285,17 @@ fn catching_up(req: &actix_web::dev::ServiceRequest) -> Option<String> {
 /// Longest time the read models go without looking for appends they were not told of.
 const FOLLOW_POLL: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// How long the follower leaves this process's commands to fold what they appended before it
-/// reads the log itself (a command folds its own events before it answers; docs/adr/0008).
+/// How long the follower of a store only this process writes (sled) leaves its commands to fold
+/// what they appended before it reads the log itself (a command folds its own events before it
+/// answers; docs/adr/0008).
 const OWN_FOLDS: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Fold appends made by other processes sharing the log (PostgreSQL) as the store hears of them
-/// (its head watch; after [`OWN_FOLDS`]), and at least every [`FOLLOW_POLL`]: a write through another instance is
+/// (its head watch), and at least every [`FOLLOW_POLL`]: a write through another instance is
 /// readable here after that lag at most (docs/adr/0001). This process's own appends are folded
-/// by the service before it answers, so this is usually a no-op for them. Holds the store only
-/// while folding, so a stopped server's store closes; ends when the store is gone.
+/// by the service before it answers, so this is usually a no-op for them; on a store no other
+/// process writes, the follower gives them [`OWN_FOLDS`] to do it before it looks. Holds the
+/// store only while folding, so a stopped server's store closes; ends when the store is gone.
 fn follow(
     store: std::sync::Weak<dyn EventStore>,
     mut head: tokio::sync::watch::Receiver<Option<u64>>,
@@ -304,6 +306,9 @@ fn follow(
         tracing::error!("cannot start the read models' follower: other processes' appends are folded only on demand");
         return;
     };
+    // Only this process appends to a local store: what moves its head is (nearly always) a
+    // command of its own, folding its events itself.
+    let Some(local) = store.upgrade().map(|store| store.reads_are_local()) else { return };
     loop {
         let heard = runtime.block_on(async { tokio::time::timeout(FOLLOW_POLL, head.changed()).await });
         if matches!(heard, Ok(Err(_))) {
@@ -311,11 +316,12 @@ fn follow(
         }
         let last = *head.borrow_and_update();
         let behind = || last.is_some_and(|last| last >= catalog.folded());
-        if heard.is_ok() && behind() {
+        if local && heard.is_ok() && behind() {
             // The head moves at every group commit of this process's own commands, which fold
             // their events themselves before they answer: reading them back here too raced them
             // (5% of the server's CPU creating battles). What is still not folded after a moment
-            // is another writer's (another instance's), folded now.
+            // (an append outside the command path) is folded now. On a shared store (PostgreSQL)
+            // the follower does not wait: another instance's writes are read here as soon as heard.
             runtime.block_on(async { tokio::time::sleep(OWN_FOLDS).await });
         }
         let Some(store) = store.upgrade() else { return };
