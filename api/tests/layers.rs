@@ -28,6 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "archive.rs",
             "snapshots.rs",
             "unknown_fields.rs",
+            "unknown_fields/document_walk.rs",
             "allocator.rs",
         ],
     ),
