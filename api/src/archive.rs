@@ -482,7 +482,7 @@ mod tests {
                     stream,
                     expected: ExpectedVersion::Any,
                     events,
-                    command: command_id.as_ref().map(|_| serde_json::json!({"type": "Do", "n": n})),
+                    command: command_id.as_ref().map(|_| serde_json::json!({"type": "Do", "n": n}).into()),
                     command_id,
                 })
                 .expect("append");

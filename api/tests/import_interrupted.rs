@@ -55,7 +55,7 @@ fn source_log(dir: &Path) -> SledStore {
                 stream,
                 expected: ExpectedVersion::Any,
                 events,
-                command: command_id.as_ref().map(|_| serde_json::json!({"type": "Do", "n": n})),
+                command: command_id.as_ref().map(|_| serde_json::json!({"type": "Do", "n": n}).into()),
                 command_id,
             });
             written += count;

@@ -54,6 +54,12 @@ impl Payload {
         serde_json::value::to_raw_value(value).map(Self).unwrap_or_else(|_| Self::null())
     }
 
+    /// The payload of anything serialisable (a command record), written straight as JSON text
+    /// without a `serde_json::Value` in between.
+    pub fn of<T: Serialize + ?Sized>(value: &T) -> Result<Self, serde_json::Error> {
+        serde_json::value::to_raw_value(value).map(Self)
+    }
+
     /// A payload from JSON text; refused when the text is not JSON.
     pub fn from_json(text: String) -> Result<Self, serde_json::Error> {
         serde_json::value::RawValue::from_string(text).map(Self)
@@ -240,8 +246,9 @@ pub struct AppendRequest {
     pub events: Vec<NewEvent>,
     /// Idempotency key: a repeat returns the first result and writes nothing.
     pub command_id: Option<String>,
-    /// The command, stored with the events it produced so a decision can be run again.
-    pub command: Option<serde_json::Value>,
+    /// The command, stored with the events it produced so a decision can be run again: its JSON
+    /// text, written once by the application and copied as it is (never parsed by the store).
+    pub command: Option<Payload>,
 }
 
 /// What an append wrote.
@@ -263,8 +270,8 @@ pub struct StoredCommand {
     pub command_id: String,
     /// The stream it was appended to.
     pub stream: String,
-    /// The command payload as the application recorded it.
-    pub command: Option<serde_json::Value>,
+    /// The command payload as the application recorded it (its JSON text).
+    pub command: Option<Payload>,
     /// Versions of the events it produced, first and last.
     pub first_version: u64,
     /// Last version it produced.

@@ -621,7 +621,8 @@ impl Service {
                 "this Idempotency-Key was already used for a different request; use a new key for a new action".into(),
             )
         };
-        let record = stored.command.as_ref();
+        let record = stored.command.as_ref().map(Payload::to_value);
+        let record = record.as_ref();
         if record.and_then(|record| record.get("rules")).and_then(serde_json::Value::as_str) != Some(ruleset.rules()) {
             return Err(different());
         }
@@ -662,7 +663,8 @@ impl Service {
     ) -> Result<Option<CommandOutcome>, ApiError> {
         let command_id = format!("idem:{}:{idempotency_key}", actor.id);
         let Some(stored) = self.store.stored_command(&command_id)? else { return Ok(None) };
-        let command = stored.command.as_ref().and_then(|record| record.get("command"));
+        let record = stored.command.as_ref().map(Payload::to_value);
+        let command = record.as_ref().and_then(|record| record.get("command"));
         let stored_type = command.and_then(|command| command.get("type")).and_then(serde_json::Value::as_str);
         if stored.stream == stream && (stored_type != Some(command_type) || !command.is_some_and(same)) {
             return Err(ApiError::Conflict(
@@ -676,7 +678,8 @@ impl Service {
     /// is refused (409), so a client never takes the answer to one action for another.
     fn check_same_request(&self, command_id: &str, requested: &serde_json::Value) -> Result<(), ApiError> {
         let Some(stored) = self.store.stored_command(command_id)? else { return Ok(()) };
-        match stored.command.as_ref().and_then(|record| record.get("command")) {
+        let record = stored.command.as_ref().map(Payload::to_value);
+        match record.as_ref().and_then(|record| record.get("command")) {
             Some(earlier) if earlier != requested => Err(ApiError::Conflict(
                 "this Idempotency-Key was already used for a different request; use a new key for a new action".into(),
             )),
@@ -813,7 +816,7 @@ impl Service {
             expected: version.map_or(ExpectedVersion::NoStream, ExpectedVersion::Exact),
             events: new_events,
             command_id: Some(command_id.to_string()),
-            command: Some(serde_json::to_value(&record).map_err(ApiError::internal)?),
+            command: Some(Payload::of(&record).map_err(ApiError::internal)?),
         };
         // A new stream has no tail: a command on it meanwhile decides on a fresh state, is refused
         // by the store (the stream exists by then) and decides again once it is folded (and in scope).

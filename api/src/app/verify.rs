@@ -512,7 +512,7 @@ fn replay_group(
     let record = store
         .stored_command(command_id)?
         .and_then(|stored| stored.command)
-        .and_then(|value| serde_json::from_value::<CommandRecord>(value).ok());
+        .and_then(|payload| payload.decode::<CommandRecord>().ok());
     let Some(record) = record else {
         return Ok(Some(Difference { reason: format!("command {command_id} is not stored"), ..difference_at(first) }));
     };

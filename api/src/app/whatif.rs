@@ -436,7 +436,7 @@ pub fn record_of(store: &dyn EventStore, event: &RecordedEvent) -> Result<Comman
     store
         .stored_command(command_id)?
         .and_then(|stored| stored.command)
-        .and_then(|value| serde_json::from_value::<CommandRecord>(value).ok())
+        .and_then(|payload| payload.decode::<CommandRecord>().ok())
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the command of event {} is not stored", event.version)))
 }
 

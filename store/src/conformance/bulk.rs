@@ -65,7 +65,7 @@ pub fn scans_list_every_command_and_secret(store: &dyn EventStore) {
         let command_id = format!("scan-{n}");
         let append = AppendRequest {
             command_id: Some(command_id.clone()),
-            command: (n % 2 == 0).then(|| serde_json::json!({ "n": n })),
+            command: (n % 2 == 0).then(|| serde_json::json!({ "n": n }).into()),
             ..request(&stream, ExpectedVersion::Any, 1 + n % 3)
         };
         store.append(append).expect("append");

@@ -7,7 +7,7 @@ use crate::{AppendRequest, EventStore, ExpectedVersion, StoreError};
 fn with_command(stream: &str, expected: ExpectedVersion, count: usize, command_id: &str) -> AppendRequest {
     AppendRequest {
         command_id: Some(command_id.to_string()),
-        command: Some(serde_json::json!({ "type": "MoveUnit", "unit": "a7", "to": [3, 4] })),
+        command: Some(serde_json::json!({ "type": "MoveUnit", "unit": "a7", "to": [3, 4] }).into()),
         ..request(stream, expected, count)
     }
 }

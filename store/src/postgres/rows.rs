@@ -68,7 +68,7 @@ pub(crate) fn command(row: &Row) -> Result<StoredCommand, StoreError> {
     let command_id: String = row.try_get(0).map_err(backend)?;
     let text: Option<String> = row.try_get(2).map_err(backend)?;
     let command = text
-        .map(|text| serde_json::from_str(&text))
+        .map(Payload::from_json)
         .transpose()
         .map_err(|error| StoreError::Backend(format!("command {command_id} is not JSON: {error}")))?;
     Ok(StoredCommand {

@@ -40,7 +40,7 @@ use super::plan::Committed;
 use super::rows::{self, command_columns, event_columns};
 use super::{backend, to_i64};
 use crate::plan::{self as planning, Outcome, Planner};
-use crate::{AppendRequest, AppendResult, RecordedEvent, StoreError};
+use crate::{AppendRequest, AppendResult, Payload, RecordedEvent, StoreError};
 
 /// Most requests one group commit takes, so one huge queue cannot delay every reply forever.
 const MAX_REQUESTS: usize = 1024;
@@ -532,7 +532,7 @@ struct Written<'a> {
 struct Commands<'a> {
     ids: Vec<&'a str>,
     streams: Vec<&'a str>,
-    bodies: Vec<Option<String>>,
+    bodies: Vec<Option<&'a str>>,
     first_versions: Vec<i64>,
     last_versions: Vec<i64>,
     first_positions: Vec<i64>,
@@ -626,7 +626,7 @@ impl<'a> Written<'a> {
             };
             written.commands.ids.push(command_id);
             written.commands.streams.push(&request.stream);
-            written.commands.bodies.push(request.command.as_ref().map(|command| command.to_string()));
+            written.commands.bodies.push(request.command.as_ref().map(Payload::get));
             written.commands.first_versions.push(to_i64(first.version));
             written.commands.last_versions.push(to_i64(last.version));
             written.commands.first_positions.push(to_i64(first.position));

@@ -100,7 +100,7 @@ pub fn append_and_print(
                         expected,
                         events,
                         command_id: Some(command_id.clone()),
-                        command: Some(serde_json::json!({ "n": n })),
+                        command: Some(serde_json::json!({ "n": n }).into()),
                     };
                     let result = match store.append(request) {
                         Ok(result) => result,
