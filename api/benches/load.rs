@@ -9,7 +9,9 @@
 //!
 //! 1. a POST on a stream of 10,000 events costs at most 1.2× a POST on a stream of 10;
 //! 2. posting orders in a 100-turn, 200-army campaign takes at most 5 ms at the 99th percentile;
-//! 3. 32 clients on 32 streams through HTTP reach at least 0.5× the store's own 32-writer rate;
+//! 3. 32 clients on 32 streams through HTTP reach at least 0.5× the store's own 32-writer rate
+//!    (printed beside it: the store's 32 writers appending what one of those rolls appended, its
+//!    event and its command record, read back from the server's log: the like-for-like rate);
 //! 4. 32 clients on one stream reach at least 2,000 commands/s;
 //! 5. a battle view GET runs at least 0.5× the rate of `/healthz`;
 //! 6. the server restarts on a 1,000,000-event log with its port open at once, ready in at most
@@ -148,7 +150,8 @@ fn main() {
     let only_three = only == "3";
     let store = store_baseline(sizes.window);
     report.push(format!(
-        "store: 32 writers on 32 streams, one event an append: {:.0} events/s, {} of CPU time an event, {:.1} appends a group commit (the baseline of 3)",
+        "store: {} writers on as many streams, one event an append: {:.0} events/s, {} of CPU time an event, {:.1} appends a group commit (the baseline of 3)",
+        store.writers,
         store.rate,
         cpu_micros(store.cpu_per_event),
         store.per_flush
@@ -163,8 +166,10 @@ fn main() {
             let judge = client.token(json!({"role": "judge"})).await;
             client.many_streams(&judge, sizes.window).await
         });
+        drop(server);
+        let like = store_rolls(written(dir.path(), &many.stream, true), sizes.window);
         println!("{}", report[0]);
-        println!("{}", many.line(&store));
+        println!("{}", many.line(&store, &like));
         return;
     }
 
@@ -172,7 +177,7 @@ fn main() {
     let campaign = write_campaign(dir.path(), &sizes);
     let server = Server::start(dir.path());
     let client = Client::new(&server);
-    runtime.block_on(async {
+    let many = runtime.block_on(async {
         let judge = client.token(json!({"role": "judge"})).await;
         let view = client.battle(&judge).await;
         let health = client.rate(sizes.window, |c| async move { c.get("/healthz").await }).await;
@@ -189,7 +194,6 @@ fn main() {
         ));
 
         let many = client.many_streams(&judge, sizes.window).await;
-        report.push(many.line(&store));
 
         let long = client.battle(&judge).await;
         let (writer, target) = (judge.clone(), long.clone());
@@ -223,13 +227,16 @@ fn main() {
             micros(orders.1)
         ));
         report.push(format!("   server memory after this run: {} MiB", server.rss_mib()));
+        many
     });
     drop(server);
+    let like = store_rolls(written(dir.path(), &many.stream, true), sizes.window);
+    report.insert(2, many.line(&store, &like));
     report.push(creates(&runtime, sizes.window));
 
     let big = tempfile::tempdir().expect("a data directory");
-    let written = write_million(big.path(), sizes.million);
-    let restart = restart(big.path(), written);
+    let million = write_million(big.path(), sizes.million);
+    let restart = restart(big.path(), million);
     report.push(restart);
 
     println!("\n== herald load test (docs/PERFORMANCE.md, \"The service under load\")");
@@ -255,6 +262,70 @@ fn machine() {
 
 /// The store's own rate: 32 threads, each appending one event at a time to its own stream.
 fn store_baseline(window: Duration) -> Baseline {
+    store_rate(window, |thread| AppendRequest {
+        stream: format!("battle-baseline-{thread}"),
+        expected: ExpectedVersion::Any,
+        events: vec![NewEvent {
+            id: uuid::Uuid::now_v7(),
+            event_type: "coalition.EntropyContributed".into(),
+            schema: 2,
+            recorded_at: Utc::now(),
+            actor: "token:judge".into(),
+            command_id: Some(uuid::Uuid::now_v7().to_string()),
+            correlation_id: None,
+            causation_id: None,
+            rules: "coalition-battle@1".into(),
+            data: json!({"type": "coalition.EntropyContributed", "entropy": "x", "by": "token:judge"}).into(),
+        }],
+        command_id: None,
+        command: None,
+    })
+}
+
+/// Figure 3's like-for-like baseline: 32 threads each appending to a stream of its own, one
+/// append at a time, what one of figure 3's rolls appended through HTTP (read back from the
+/// server's log: the same events, payloads and command record, under a fresh command id).
+fn store_rolls(rolled: Written, window: Duration) -> Baseline {
+    let rolled = Arc::new(rolled);
+    store_rate(window, move |thread| again(&rolled, format!("battle-like-{thread}"), ExpectedVersion::Any))
+}
+
+/// One append of a command's events and record, read back from a log.
+type Written = (Vec<herald_store::RecordedEvent>, Option<Payload>);
+
+/// `written` appended again to `stream`: new event ids and times, a fresh command id.
+fn again(written: &Written, stream: String, expected: ExpectedVersion) -> AppendRequest {
+    let (events, command) = written;
+    let command_id = uuid::Uuid::now_v7().to_string();
+    AppendRequest {
+        stream,
+        expected,
+        events: events
+            .iter()
+            .map(|event| NewEvent {
+                id: uuid::Uuid::now_v7(),
+                event_type: event.event_type.clone(),
+                schema: event.schema,
+                recorded_at: Utc::now(),
+                actor: event.actor.clone(),
+                command_id: Some(command_id.clone()),
+                correlation_id: event.correlation_id.clone(),
+                causation_id: Some(command_id.clone()),
+                rules: event.rules.clone(),
+                data: event.data.clone(),
+            })
+            .collect(),
+        command_id: Some(command_id),
+        command: command.clone(),
+    }
+}
+
+/// The store's own rate with 32 threads, thread `i` appending `request(i)` one at a time for
+/// `window` (after 300 ms of warming up), on a data directory of its own.
+fn store_rate<F>(window: Duration, request: F) -> Baseline
+where
+    F: Fn(usize) -> AppendRequest + Send + Sync + 'static,
+{
     let dir = tempfile::tempdir().expect("a data directory");
     let store = Arc::new(SledStore::open(dir.path()).expect("a store"));
     let (flushes, flushed) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
@@ -265,33 +336,16 @@ fn store_baseline(window: Duration) -> Baseline {
     }));
     let stop = Arc::new(AtomicBool::new(false));
     let count = Arc::new(AtomicU64::new(0));
-    let threads: Vec<_> = (0..CLIENTS)
+    let request = Arc::new(request);
+    // HERALD_LOAD_STORE_WRITERS: fewer writers make smaller group commits, as through HTTP, to
+    // see what a group's fixed cost is (docs/PERFORMANCE.md).
+    let writers = std::env::var("HERALD_LOAD_STORE_WRITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(CLIENTS);
+    let threads: Vec<_> = (0..writers)
         .map(|thread| {
-            let (store, stop, count) = (store.clone(), stop.clone(), count.clone());
+            let (store, stop, count, request) = (store.clone(), stop.clone(), count.clone(), request.clone());
             std::thread::spawn(move || {
-                let stream = format!("battle-baseline-{thread}");
                 while !stop.load(Ordering::Relaxed) {
-                    let event = NewEvent {
-                        id: uuid::Uuid::now_v7(),
-                        event_type: "coalition.EntropyContributed".into(),
-                        schema: 2,
-                        recorded_at: Utc::now(),
-                        actor: "token:judge".into(),
-                        command_id: Some(uuid::Uuid::now_v7().to_string()),
-                        correlation_id: None,
-                        causation_id: None,
-                        rules: "coalition-battle@1".into(),
-                        data: json!({"type": "coalition.EntropyContributed", "entropy": "x", "by": "token:judge"})
-                            .into(),
-                    };
-                    let request = AppendRequest {
-                        stream: stream.clone(),
-                        expected: ExpectedVersion::Any,
-                        events: vec![event],
-                        command_id: None,
-                        command: None,
-                    };
-                    store.append(request).expect("append");
+                    store.append(request(thread)).expect("append");
                     count.fetch_add(1, Ordering::Relaxed);
                 }
             })
@@ -305,12 +359,29 @@ fn store_baseline(window: Duration) -> Baseline {
         / (flushes.load(Ordering::Relaxed) - groups.0).max(1) as f64;
     let appended = count.load(Ordering::Relaxed) - before;
     let rate = appended as f64 / start.elapsed().as_secs_f64();
-    let per_event = (cpu_seconds("self") - cpu) / appended.max(1) as f64;
+    let per_append = (cpu_seconds("self") - cpu) / appended.max(1) as f64;
     stop.store(true, Ordering::Relaxed);
     for thread in threads {
         let _ = thread.join();
     }
-    Baseline { rate, cpu_per_event: per_event, per_flush }
+    Baseline { writers, rate, cpu_per_event: per_append, per_flush }
+}
+
+/// What the first (`last` false) or the last command appended to `stream`: its events and its
+/// record, read from the log in `dir` (whose server has stopped).
+fn written(dir: &Path, stream: &str, last: bool) -> Written {
+    use herald_store::Direction::{Backwards, Forwards};
+    let store = SledStore::open(dir).expect("the server's log");
+    let (from, direction) = if last { (u64::MAX, Backwards) } else { (0, Forwards) };
+    let events = store.read_stream(stream, from, direction, 1000).expect("its events");
+    let command_id = events.first().and_then(|event| event.command_id.clone());
+    let mut events: Vec<_> = events.into_iter().take_while(|event| event.command_id == command_id).collect();
+    if last {
+        events.reverse();
+    }
+    let command =
+        command_id.and_then(|id| store.stored_command(&id).expect("its command")).and_then(|stored| stored.command);
+    (events, command)
 }
 
 /// Figure 7: 32 clients creating battles through HTTP (client `i` of the `i % 5`th ruleset) on a
@@ -329,33 +400,20 @@ fn creates(runtime: &tokio::runtime::Runtime, window: Duration) -> String {
     });
     let server_cpu = made.server_cpu;
     drop(server);
-    let opened = {
-        let store = SledStore::open(dir.path()).expect("the server's log");
-        made.first
-            .iter()
-            .map(|stream| {
-                let events = store.read_stream(stream, 0, herald_store::Direction::Forwards, 1000).expect("its events");
-                let command = events
-                    .first()
-                    .and_then(|event| event.command_id.as_ref())
-                    .and_then(|id| store.stored_command(id).expect("its command"))
-                    .and_then(|stored| stored.command);
-                (events, command)
-            })
-            .collect::<Vec<_>>()
-    };
+    let opened: Vec<Written> = made.first.iter().map(|stream| written(dir.path(), stream, false)).collect();
     let events: usize = opened.iter().map(|(events, _)| events.len()).sum();
-    let store = store_creates(Arc::new(opened), window);
+    let store = store_creates(opened, window);
     let (mut latencies, rate) = (made.latencies, made.rate);
     format!(
         "7. creates ({}), 32 clients: {rate:.0}/s, median {}, p99 {} (goal <= 20 ms), server CPU {} a create, vs the \
-         store appending the same {:.1} events a stream as new streams with 32 writers: {:.0} streams/s, {} of CPU \
+         store appending the same {:.1} events a stream as new streams with {} writers: {:.0} streams/s, {} of CPU \
          each, {:.1} appends a group commit: {:.2}x (goal >= 0.5x)",
         names.join(", "),
         micros(median(&mut latencies)),
         micros(percentile(&mut latencies, 0.99)),
         cpu_micros(server_cpu),
         events as f64 / names.len() as f64,
+        store.writers,
         store.rate,
         cpu_micros(store.cpu_per_event),
         store.per_flush,
@@ -374,70 +432,18 @@ struct Made {
 
 /// The store appending `opened` (each stream's events and command record) again as new streams,
 /// 32 threads for `window`; `rate` is streams a second, `cpu_per_event` CPU time a stream.
-fn store_creates(opened: Arc<Vec<(Vec<herald_store::RecordedEvent>, Option<Value>)>>, window: Duration) -> Baseline {
-    let dir = tempfile::tempdir().expect("a data directory");
-    let store = Arc::new(SledStore::open(dir.path()).expect("a store"));
-    let (flushes, flushed) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
-    let (counted, appends) = (flushes.clone(), flushed.clone());
-    store.observe_commits(Arc::new(move |commit: herald_store::GroupCommit| {
-        counted.fetch_add(1, Ordering::Relaxed);
-        appends.fetch_add(commit.appends as u64, Ordering::Relaxed);
-    }));
-    let stop = Arc::new(AtomicBool::new(false));
-    let count = Arc::new(AtomicU64::new(0));
-    let threads: Vec<_> = (0..CLIENTS)
-        .map(|thread| {
-            let (store, stop, count, opened) = (store.clone(), stop.clone(), count.clone(), opened.clone());
-            std::thread::spawn(move || {
-                let (events, command) = &opened[thread % opened.len()];
-                while !stop.load(Ordering::Relaxed) {
-                    let command_id = uuid::Uuid::now_v7().to_string();
-                    let request = AppendRequest {
-                        stream: format!("battle-{}", uuid::Uuid::now_v7()),
-                        expected: ExpectedVersion::NoStream,
-                        events: events
-                            .iter()
-                            .map(|event| NewEvent {
-                                id: uuid::Uuid::now_v7(),
-                                event_type: event.event_type.clone(),
-                                schema: event.schema,
-                                recorded_at: Utc::now(),
-                                actor: event.actor.clone(),
-                                command_id: Some(command_id.clone()),
-                                correlation_id: event.correlation_id.clone(),
-                                causation_id: Some(command_id.clone()),
-                                rules: event.rules.clone(),
-                                data: event.data.clone(),
-                            })
-                            .collect(),
-                        command_id: Some(command_id),
-                        command: command.clone(),
-                    };
-                    store.append(request).expect("append");
-                    count.fetch_add(1, Ordering::Relaxed);
-                }
-            })
-        })
-        .collect();
-    std::thread::sleep(Duration::from_millis(300));
-    let (start, before, cpu) = (Instant::now(), count.load(Ordering::Relaxed), cpu_seconds("self"));
-    let groups = (flushes.load(Ordering::Relaxed), flushed.load(Ordering::Relaxed));
-    std::thread::sleep(window);
-    let per_flush = (flushed.load(Ordering::Relaxed) - groups.1) as f64
-        / (flushes.load(Ordering::Relaxed) - groups.0).max(1) as f64;
-    let appended = count.load(Ordering::Relaxed) - before;
-    let rate = appended as f64 / start.elapsed().as_secs_f64();
-    let per_stream = (cpu_seconds("self") - cpu) / appended.max(1) as f64;
-    stop.store(true, Ordering::Relaxed);
-    for thread in threads {
-        let _ = thread.join();
-    }
-    Baseline { rate, cpu_per_event: per_stream, per_flush }
+fn store_creates(opened: Vec<Written>, window: Duration) -> Baseline {
+    let opened = Arc::new(opened);
+    store_rate(window, move |thread| {
+        again(&opened[thread % opened.len()], format!("battle-{}", uuid::Uuid::now_v7()), ExpectedVersion::NoStream)
+    })
 }
 
 /// Figure 3's measure: commands per second through HTTP, and the CPU time of one command in the
 /// server and in the load generator (this process, so its figure includes the runtime's).
 struct Many {
+    /// One of the streams rolled on, to read a roll back from.
+    stream: String,
     rate: f64,
     server_cpu: f64,
     client_cpu: f64,
@@ -446,12 +452,15 @@ struct Many {
 }
 
 impl Many {
-    /// The report line, beside the store's baseline.
-    fn line(&self, store: &Baseline) -> String {
+    /// The report line, beside the store's baseline and the store appending what a roll
+    /// appended (`like`).
+    fn line(&self, store: &Baseline, like: &Baseline) -> String {
         format!(
             "3. 32 clients on 32 streams: {:.0} commands/s vs the store's {:.0} events/s: {:.2}x (goal >= 0.5x); \
              CPU time per command: server {}, load generator {}, vs the store's {} per event; \
-             {:.1} appends a group commit vs the store's {:.1}",
+             {:.1} appends a group commit vs the store's {:.1}\n   \
+             3, like for like: vs the store appending what a roll appended (its event and command record) with {} \
+             writers: {:.0} appends/s, {} of CPU each, {:.1} appends a group commit: {:.2}x",
             self.rate,
             store.rate,
             self.rate / store.rate,
@@ -459,13 +468,20 @@ impl Many {
             cpu_micros(self.client_cpu),
             cpu_micros(store.cpu_per_event),
             self.per_flush,
-            store.per_flush
+            store.per_flush,
+            like.writers,
+            like.rate,
+            cpu_micros(like.cpu_per_event),
+            like.per_flush,
+            self.rate / like.rate
         )
     }
 }
 
 /// The store's own rate, and the CPU time (all threads) it spends on one event.
 struct Baseline {
+    /// How many threads appended.
+    writers: usize,
     rate: f64,
     cpu_per_event: f64,
     /// Appends answered by one group commit (flush and fsync), on average.
@@ -760,8 +776,13 @@ impl Client {
         }
     }
 
+    /// A POST whose answer is read but not parsed (as `wrk` would): the load generator shares
+    /// the server's cores, and parsing each answer took CPU from the server it measures.
     async fn post(&self, path: &str, token: &str, body: Value) -> bool {
-        self.send(path, token, body).await.is_some()
+        match self.http.post(format!("{}{path}", self.base)).bearer_auth(token).json(&body).send().await {
+            Ok(response) => response.status().is_success() && response.bytes().await.is_ok(),
+            Err(_) => false,
+        }
     }
 
     async fn send(&self, path: &str, token: &str, body: Value) -> Option<Value> {
@@ -874,6 +895,7 @@ impl Client {
     /// one command costs the server and the load generator.
     async fn many_streams(&self, judge: &str, window: Duration) -> Many {
         let streams = self.battles(judge, CLIENTS).await;
+        let stream = format!("battle-{}", streams[0]);
         let writer = judge.to_string();
         let groups = self.group_commits().await;
         let (server, client) = (cpu_seconds(&self.pid.to_string()), cpu_seconds("self"));
@@ -887,6 +909,7 @@ impl Client {
         let commands = rate * started.elapsed().as_secs_f64();
         let (count, appends) = self.group_commits().await;
         Many {
+            stream,
             per_flush: (appends - groups.1) / (count - groups.0).max(1.0),
             rate,
             server_cpu: (cpu_seconds(&self.pid.to_string()) - server) / commands.max(1.0),
