@@ -35,13 +35,13 @@
 
 #[path = "../../domain/benches/support/round.rs"]
 mod round;
+#[path = "load/server.rs"]
+mod server;
 #[path = "load/setups.rs"]
 mod setups;
 
 use std::{
-    net::TcpListener,
     path::Path,
-    process::{Child, Command, Stdio},
     sync::{
         atomic::{AtomicBool, AtomicU64, Ordering},
         Arc,
@@ -61,6 +61,7 @@ use herald_domain::{
 use herald_projections::Catalog;
 use herald_store::{AppendRequest, EventStore, ExpectedVersion, NewEvent, Payload, SledStore};
 use serde_json::{json, Value};
+use server::Server;
 
 const ADMIN: &str = "hrd_load-test-admin-token";
 const CLIENTS: usize = 32;
@@ -122,7 +123,7 @@ fn main() {
     let only = std::env::var("HERALD_LOAD_ONLY").unwrap_or_default();
     if only == "1" {
         let dir = tempfile::tempdir().expect("a data directory");
-        let server = Server::start(dir.path());
+        let server = Server::start(dir.path(), ADMIN, &[]);
         let client = Client::new(&server);
         let (median, p99) = runtime.block_on(async {
             let judge = client.token(json!({"role": "judge"})).await;
@@ -136,7 +137,7 @@ fn main() {
     if only == "2" {
         let dir = tempfile::tempdir().expect("a data directory");
         let campaign = write_campaign(dir.path(), &sizes);
-        let server = Server::start(dir.path());
+        let server = Server::start(dir.path(), ADMIN, &[]);
         println!("server pid {}: orders in a {}-turn campaign", server.child.id(), sizes.turns);
         let client = Client::new(&server);
         let (median, p99) = runtime.block_on(client.post_orders(&campaign, sizes.samples));
@@ -159,7 +160,7 @@ fn main() {
 
     if only_three {
         let dir = tempfile::tempdir().expect("a data directory");
-        let server = Server::start(dir.path());
+        let server = Server::start(dir.path(), ADMIN, &[]);
         println!("server pid {}: 32 clients on 32 streams for {:?}", server.child.id(), sizes.window);
         let client = Client::new(&server);
         let many = runtime.block_on(async {
@@ -175,7 +176,7 @@ fn main() {
 
     let dir = tempfile::tempdir().expect("a data directory");
     let campaign = write_campaign(dir.path(), &sizes);
-    let server = Server::start(dir.path());
+    let server = Server::start(dir.path(), ADMIN, &[]);
     let client = Client::new(&server);
     let many = runtime.block_on(async {
         let judge = client.token(json!({"role": "judge"})).await;
@@ -390,9 +391,9 @@ fn written(dir: &Path, stream: &str, last: bool) -> Written {
 /// same events, command records included, `NoStream` each); the report line.
 fn creates(runtime: &tokio::runtime::Runtime, window: Duration) -> String {
     let dir = tempfile::tempdir().expect("a data directory");
-    let server = Server::start(dir.path());
+    let server = Server::start(dir.path(), ADMIN, &[]);
     let client = Client::new(&server);
-    let setups = setups::all(herald_tests_battle());
+    let setups = setups::all(coalition_battle());
     let names: Vec<&str> = setups.iter().map(|(name, _)| *name).collect();
     let made = runtime.block_on(async {
         let judge = client.token(json!({"role": "judge"})).await;
@@ -579,10 +580,9 @@ fn write_million(dir: &Path, total: u64) -> u64 {
     // One battle opened through the service gives a valid `coalition.BattleCreated` to copy.
     let sample = format!("battle-{}", uuid::Uuid::now_v7());
     let commitment = hex::encode(service.seal_seed(&sample, Some([3; 32])).expect("a seed"));
-    let setup = serde_json::from_value::<herald_domain::coalition::battle::ruleset::CoalitionBattleSetup>(
-        herald_tests_battle(),
-    )
-    .expect("a set-up");
+    let setup =
+        serde_json::from_value::<herald_domain::coalition::battle::ruleset::CoalitionBattleSetup>(coalition_battle())
+            .expect("a set-up");
     let create =
         <herald_domain::coalition::battle::CoalitionBattle as herald_domain::Ruleset>::set_up(setup, commitment);
     let meta = CommandMeta {
@@ -629,21 +629,9 @@ fn write_million(dir: &Path, total: u64) -> u64 {
     written
 }
 
-/// A coalition battle's set-up (the black-box tests' sample battle).
-fn herald_tests_battle() -> Value {
-    json!({
-        "armies": {
-            "a": {"name": "Sai Rei", "team": "coalition", "rank": "cpl_lt_commander", "controller": "alice",
-                  "slots": [{"creature": "Kris Mage", "colors": ["red"], "power": 1, "toughness": 1, "troops": 5000},
-                            {"creature": "Grizzly Bears", "colors": ["green"], "power": 2, "toughness": 2, "troops": 2500}]},
-            "b": {"name": "Plague Host", "team": "phyrexia", "rank": "cpl_lt_commander", "controller": "bob",
-                  "slots": [{"creature": "Phyrexian Broodlings", "colors": ["black"], "power": 2, "toughness": 2, "troops": 5000},
-                            {"creature": "Phyrexian Ghoul", "colors": ["black"], "power": 2, "toughness": 2, "troops": 2500}]}
-        },
-        "engagement": {"kind": "attack", "attacker": "a"},
-        "terrain": "plains",
-        "strategy_deadline": (Utc::now() + chrono::Duration::days(1)).to_rfc3339(),
-    })
+/// The black-box tests' coalition battle, its strategies due in a day.
+fn coalition_battle() -> Value {
+    setups::coalition(&(Utc::now() + chrono::Duration::days(1)).to_rfc3339())
 }
 
 /// Start the server on a million events: how soon the port opens, how soon it is ready; first
@@ -651,12 +639,12 @@ fn herald_tests_battle() -> Value {
 /// stop (the saved read models read back, api/src/snapshots.rs).
 fn restart(dir: &Path, events: u64) -> String {
     let started = Instant::now();
-    let first = Server::spawn(dir);
+    let first = Server::spawn(dir, ADMIN, &[]);
     let first_open = first.wait_for_port(started);
     let first_ready = first.wait_until_ready(started);
     first.stop_gracefully();
     let started = Instant::now();
-    let server = Server::spawn(dir);
+    let server = Server::spawn(dir, ADMIN, &[]);
     let opened = server.wait_for_port(started);
     let ready = server.wait_until_ready(started);
     format!(
@@ -669,89 +657,6 @@ fn restart(dir: &Path, events: u64) -> String {
         micros(first_open),
         micros(first_ready),
     )
-}
-
-/// The `herald` binary as a child process.
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-impl Server {
-    fn start(dir: &Path) -> Self {
-        let server = Self::spawn(dir);
-        let started = Instant::now();
-        server.wait_for_port(started);
-        server.wait_until_ready(started);
-        server
-    }
-
-    fn spawn(dir: &Path) -> Self {
-        let port =
-            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
-        // Another build may be measured against this one with HERALD_LOAD_BIN.
-        let binary = std::env::var_os("HERALD_LOAD_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_herald").into());
-        let child = Command::new(binary)
-            .args(["serve", "--port", &port.to_string(), "--data-dir"])
-            .arg(dir)
-            .env("HERALD_ADMIN_TOKEN", ADMIN)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("herald starts");
-        Self { child, port }
-    }
-
-    fn wait_for_port(&self, since: Instant) -> Duration {
-        loop {
-            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
-                return since.elapsed();
-            }
-            assert!(since.elapsed() < Duration::from_secs(60), "the port never opened");
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }
-
-    fn wait_until_ready(&self, since: Instant) -> Duration {
-        let client = reqwest::blocking::Client::new();
-        loop {
-            let ready = client
-                .get(format!("http://127.0.0.1:{}/readyz", self.port))
-                .send()
-                .is_ok_and(|response| response.status().is_success());
-            if ready {
-                return since.elapsed();
-            }
-            assert!(since.elapsed() < Duration::from_secs(300), "never ready");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    /// SIGTERM, as a service manager stops it, and wait for it to exit (it saves its read
-    /// models first).
-    fn stop_gracefully(mut self) {
-        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
-        let _ = self.child.wait();
-    }
-
-    fn rss_mib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
-        let kib: u64 = status
-            .lines()
-            .find(|line| line.starts_with("VmRSS:"))
-            .and_then(|line| line.split_whitespace().nth(1))
-            .and_then(|kib| kib.parse().ok())
-            .unwrap_or(0);
-        kib / 1024
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// An HTTP client of the server, with the load patterns.
@@ -799,7 +704,7 @@ impl Client {
     }
 
     async fn battle(&self, judge: &str) -> String {
-        let created = self.send("/v1/battles", judge, herald_tests_battle()).await.expect("a battle");
+        let created = self.send("/v1/battles", judge, coalition_battle()).await.expect("a battle");
         created["stream"].as_str().expect("a stream").trim_start_matches("battle-").to_string()
     }
 

@@ -30,13 +30,13 @@
 //! Not a timed test: it asserts nothing about the figures, it prints them (docs/PERFORMANCE.md,
 //! "Memory under a long load").
 
+#[path = "load/server.rs"]
+mod server;
 #[path = "load/setups.rs"]
 mod setups;
 
 use std::{
-    net::TcpListener,
     path::Path,
-    process::{Child, Command, Stdio},
     sync::{
         atomic::{AtomicU64, Ordering},
         Arc,
@@ -46,6 +46,7 @@ use std::{
 
 use chrono::Utc;
 use serde_json::{json, Value};
+use server::{rss_mib, Server};
 
 const ADMIN: &str = "hrd_soak-test-admin-token";
 
@@ -83,7 +84,7 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let dir = tempfile::tempdir().expect("a data directory");
     let started = Instant::now();
-    let server = Server::start(dir.path(), &settings.server_args);
+    let server = Server::start(dir.path(), ADMIN, &settings.server_args);
     println!(
         "soak: {} clients for {} s, server pid {} ({}), flags {:?}",
         settings.clients,
@@ -110,7 +111,7 @@ fn main() {
     // The same log, read back: first from the read models the graceful stop saved, then folded
     // from the start (as after a crash before any save, or with saved read models of another build).
     let restart = Instant::now();
-    let saved = Server::start(dir.path(), &settings.server_args);
+    let saved = Server::start(dir.path(), ADMIN, &settings.server_args);
     let saved_ready = restart.elapsed();
     let saved_rss = saved.rss_mib();
     // Like for like: the restarted server after the reads the live one served (every stream the
@@ -126,7 +127,7 @@ fn main() {
     let moved = dir.path().join("read-models.moved-aside");
     let _ = std::fs::rename(dir.path().join("read-models"), &moved);
     let restart = Instant::now();
-    let folded = Server::start(dir.path(), &settings.server_args);
+    let folded = Server::start(dir.path(), ADMIN, &settings.server_args);
     let folded_ready = restart.elapsed();
     let folded_rss = folded.rss_mib();
     let folded_client = Client::new(&folded);
@@ -572,76 +573,6 @@ fn campaign() -> Value {
         ],
         "options": {"enforce_army_counts": false, "enforce_site_counts": false}
     })
-}
-
-/// The `herald` binary as a child process.
-struct Server {
-    child: Child,
-    port: u16,
-    binary: String,
-}
-
-impl Server {
-    fn start(dir: &Path, args: &[String]) -> Self {
-        let port =
-            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
-        // Another build may be measured against this one with HERALD_LOAD_BIN.
-        let binary = std::env::var("HERALD_LOAD_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_herald").to_string());
-        let child = Command::new(&binary)
-            .args(["serve", "--port", &port.to_string(), "--data-dir"])
-            .arg(dir)
-            .args(args)
-            .env("HERALD_ADMIN_TOKEN", ADMIN)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("herald starts");
-        let server = Self { child, port, binary };
-        let since = Instant::now();
-        let http = reqwest::blocking::Client::new();
-        loop {
-            let ready = http
-                .get(format!("http://127.0.0.1:{port}/readyz"))
-                .send()
-                .is_ok_and(|response| response.status().is_success());
-            if ready {
-                return server;
-            }
-            assert!(since.elapsed() < Duration::from_secs(300), "never ready");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// SIGTERM, as a service manager stops it, and wait for it to exit (it saves its read
-    /// models first).
-    fn stop_gracefully(mut self) {
-        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
-        let _ = self.child.wait();
-    }
-
-    fn rss_mib(&self) -> u64 {
-        rss_mib(self.child.id())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// VmRSS of process `pid`, in MiB.
-fn rss_mib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kib: u64 = status
-        .lines()
-        .find(|line| line.starts_with("VmRSS:"))
-        .and_then(|line| line.split_whitespace().nth(1))
-        .and_then(|kib| kib.parse().ok())
-        .unwrap_or(0);
-    kib / 1024
 }
 
 /// An HTTP client of the server.

@@ -24,23 +24,12 @@ use std::time::{Duration, Instant};
 use herald_api::unknown_fields;
 use serde_json::{json, Value};
 
-/// The load test's coalition set-up (api/benches/load.rs), with the `ruleset` the create route
+/// The load test's coalition set-up (`setups::coalition`), with the `ruleset` the create route
 /// names in place before it walks the body.
 fn coalition() -> Value {
-    json!({
-        "armies": {
-            "a": {"name": "Sai Rei", "team": "coalition", "rank": "cpl_lt_commander", "controller": "alice",
-                  "slots": [{"creature": "Kris Mage", "colors": ["red"], "power": 1, "toughness": 1, "troops": 5000},
-                            {"creature": "Grizzly Bears", "colors": ["green"], "power": 2, "toughness": 2, "troops": 2500}]},
-            "b": {"name": "Plague Host", "team": "phyrexia", "rank": "cpl_lt_commander", "controller": "bob",
-                  "slots": [{"creature": "Phyrexian Broodlings", "colors": ["black"], "power": 2, "toughness": 2, "troops": 5000},
-                            {"creature": "Phyrexian Ghoul", "colors": ["black"], "power": 2, "toughness": 2, "troops": 2500}]}
-        },
-        "engagement": {"kind": "attack", "attacker": "a"},
-        "terrain": "plains",
-        "strategy_deadline": "2026-12-01T00:00:00Z",
-        "ruleset": "coalition",
-    })
+    let mut setup = setups::coalition("2026-12-01T00:00:00Z");
+    setup["ruleset"] = json!("coalition");
+    setup
 }
 
 fn machine() {

@@ -492,21 +492,9 @@ mod tests {
         super::schemas().expect("the document's source is installed")
     }
 
-    /// The load test's coalition set-up (api/benches/load.rs), with a fixed deadline.
+    /// The load test's coalition set-up, with a fixed deadline.
     fn coalition() -> Value {
-        json!({
-            "armies": {
-                "a": {"name": "Sai Rei", "team": "coalition", "rank": "cpl_lt_commander", "controller": "alice",
-                      "slots": [{"creature": "Kris Mage", "colors": ["red"], "power": 1, "toughness": 1, "troops": 5000},
-                                {"creature": "Grizzly Bears", "colors": ["green"], "power": 2, "toughness": 2, "troops": 2500}]},
-                "b": {"name": "Plague Host", "team": "phyrexia", "rank": "cpl_lt_commander", "controller": "bob",
-                      "slots": [{"creature": "Phyrexian Broodlings", "colors": ["black"], "power": 2, "toughness": 2, "troops": 5000},
-                                {"creature": "Phyrexian Ghoul", "colors": ["black"], "power": 2, "toughness": 2, "troops": 2500}]}
-            },
-            "engagement": {"kind": "attack", "attacker": "a"},
-            "terrain": "plains",
-            "strategy_deadline": "2026-12-01T00:00:00Z",
-        })
+        super::setups::coalition("2026-12-01T00:00:00Z")
     }
 
     /// `(method, route pattern, body)`: the load test's five set-ups (the coalition one with and

@@ -15,6 +15,25 @@ pub fn all(coalition: Value) -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// The black-box tests' coalition battle (tests/src/lib.rs, seed 003), its strategies due at
+/// `deadline`.
+#[allow(dead_code)] // the soak plays the README's battle instead
+pub fn coalition(deadline: &str) -> Value {
+    json!({
+        "armies": {
+            "a": {"name": "Sai Rei", "team": "coalition", "rank": "cpl_lt_commander", "controller": "alice",
+                  "slots": [{"creature": "Kris Mage", "colors": ["red"], "power": 1, "toughness": 1, "troops": 5000},
+                            {"creature": "Grizzly Bears", "colors": ["green"], "power": 2, "toughness": 2, "troops": 2500}]},
+            "b": {"name": "Plague Host", "team": "phyrexia", "rank": "cpl_lt_commander", "controller": "bob",
+                  "slots": [{"creature": "Phyrexian Broodlings", "colors": ["black"], "power": 2, "toughness": 2, "troops": 5000},
+                            {"creature": "Phyrexian Ghoul", "colors": ["black"], "power": 2, "toughness": 2, "troops": 2500}]}
+        },
+        "engagement": {"kind": "attack", "attacker": "a"},
+        "terrain": "plains",
+        "strategy_deadline": deadline,
+    })
+}
+
 /// tests/tests/api/zone_rpg.rs `fight`.
 fn zone_rpg() -> Value {
     json!({
