@@ -136,7 +136,7 @@ fn the_registry_finds_zone_rpg_and_plays_it_from_json() {
             {"id": "bandit", "faction": "bandits", "health": 8, "wit": 9, "agi": 8, "str": 10, "zone": "road"}
         ]
     });
-    let create = ruleset.set_up(setup, commitment_hex(0)).unwrap();
+    let create = ruleset.set_up(&setup, commitment_hex(0)).unwrap();
     assert!(!ruleset.is_action(&create), "create_battle has its own route");
     let mut state = ruleset.new_state();
     let mut ctx = context(&ZoneRpg::fold(&[]), gm(), 0);
@@ -147,7 +147,7 @@ fn the_registry_finds_zone_rpg_and_plays_it_from_json() {
     let bad = json!({"type": "take_turn", "character": "Balthasar", "extra": 1});
     assert!(ruleset.decide(state, &bad, &mut ctx).is_err(), "unknown fields are refused");
     let malformed = ruleset.set_up(
-        json!({"zones": [], "factions": [], "characters": [], "initiative": {"kind": "random"}, "weather": "rain"}),
+        &json!({"zones": [], "factions": [], "characters": [], "initiative": {"kind": "random"}, "weather": "rain"}),
         String::new(),
     );
     assert!(malformed.is_err());

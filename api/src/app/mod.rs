@@ -631,7 +631,7 @@ impl Service {
             return Err(different());
         }
         let commitment = sealed.map(|seed| hex::encode(seed::commitment(&seed))).unwrap_or_default();
-        let mut expected = ruleset.set_up(setup, commitment)?;
+        let mut expected = ruleset.set_up(&setup, commitment)?;
         if let Some(complete) = complete {
             expected = complete(self, &stored.stream, expected)?;
         }

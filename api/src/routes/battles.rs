@@ -168,7 +168,7 @@ pub async fn create_stream_then(
         None => fresh_seed()?,
     };
     let commitment = hex::encode(herald_domain::dice::seed::commitment(&server_seed));
-    let command = match taken.ruleset.set_up(taken.setup.clone(), commitment) {
+    let command = match taken.ruleset.set_up(&taken.setup, commitment) {
         Ok(command) => command,
         Err(refusal @ herald_domain::ruleset::Refusal::Malformed(_)) => {
             return Err(match taken.ruleset.setup_mismatch(&taken.setup) {

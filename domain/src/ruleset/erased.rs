@@ -298,8 +298,9 @@ pub trait AnyRuleset: Send + Sync {
     /// The stream's dice cursor.
     fn dice(&self, state: &dyn AnyState) -> Option<DiceCursor>;
 
-    /// Parse a set-up body and make the command that opens the stream.
-    fn set_up(&self, setup: Value, seed_commitment: String) -> Result<Value, Refusal>;
+    /// Parse a set-up body and make the command that opens the stream. The body is borrowed: a
+    /// route keeps it, to name the field that does not fit when it is refused as malformed.
+    fn set_up(&self, setup: &Value, seed_commitment: String) -> Result<Value, Refusal>;
     /// Where a set-up body does not fit the ruleset's set-up: the JSON Pointer of the first
     /// field that does not and why (`None` when it fits).
     fn setup_mismatch(&self, _setup: &Value) -> Option<FieldMismatch> {
@@ -479,9 +480,9 @@ where
         typed::<R>(state).and_then(R::dice)
     }
 
-    fn set_up(&self, setup: Value, seed_commitment: String) -> Result<Value, Refusal> {
+    fn set_up(&self, setup: &Value, seed_commitment: String) -> Result<Value, Refusal> {
         let setup: R::Setup =
-            decode(&setup).map_err(|error| Refusal::Malformed(format!("not a {} set-up: {error}", R::ID)))?;
+            decode(setup).map_err(|error| Refusal::Malformed(format!("not a {} set-up: {error}", R::ID)))?;
         to_value(&R::set_up(setup, seed_commitment)).map_err(Refusal::Malformed)
     }
 
